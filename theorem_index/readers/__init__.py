@@ -1,0 +1,19 @@
+"""Readers of the four input forms: doc-gen4 HTML, doc-gen4 JSON, plain text, Lean.
+
+Each turns one file into a `Document` of declarations, module docs and
+precise errors; `read_paths` reads many files and folders into a `Batch`.
+"""
+
+from theorem_index.readers.batch import MAX_FILE_BYTES, Batch, read_bytes, read_paths
+from theorem_index.readers.sniff import detect_format
+from theorem_index.readers.tarball import UnsafeArchive, iter_tar_gz
+
+__all__ = [
+    "MAX_FILE_BYTES",
+    "Batch",
+    "UnsafeArchive",
+    "detect_format",
+    "iter_tar_gz",
+    "read_bytes",
+    "read_paths",
+]

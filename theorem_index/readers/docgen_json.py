@@ -1,0 +1,117 @@
+"""doc-gen4 JSON data: `declaration-data-<Module>.bmp` (JSON despite the name).
+
+`{name, declarations: [{info: {name, kind, doc, docLink, sourceLink, line},
+header}], instances, imports}`; `header` is the `decl_header` markup, read
+with the HTML reader's code. The index `declarations/declaration-data.bmp`
+(whose `declarations` is an object of names) lists what the per-module
+files hold, so it is recognised and contributes no declarations.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from lxml import etree
+from lxml import html as lxml_html
+
+from theorem_index.model import Declaration, Document, IngestError, SourceLocation
+from theorem_index.readers import errors
+from theorem_index.readers.errors import LineIndex
+from theorem_index.readers.html_parts import read_header
+
+_SOURCE_LINES = re.compile(r"#L(\d+)(?:-L(\d+))?$")
+_REQUIRED = ("name", "kind")
+
+
+def module_from_data_name(rel: str) -> str:
+    """`doc-data/declaration-data-Proofs.Foo.bmp` -> `Proofs.Foo`."""
+    stem = rel.replace("\\", "/").rsplit("/", 1)[-1]
+    stem = stem.rsplit(".", 1)[0] if stem.lower().endswith((".bmp", ".json")) else stem
+    return stem.removeprefix("declaration-data-")
+
+
+def read_json_data(file: str, text: str, rel: str) -> Document:
+    """Read one doc-gen4 JSON data file."""
+    doc = Document(file, "docgen-json", module_from_data_name(rel))
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        doc.errors.append(IngestError(file, exc.lineno, exc.colno, errors.invalid_json(exc.msg)))
+        return doc
+    decls = data.get("declarations") if isinstance(data, dict) else None
+    if isinstance(decls, dict):
+        doc.module = ""
+        return doc
+    if not isinstance(decls, list) or not isinstance(data.get("name"), str):
+        doc.errors.append(IngestError(file, 1, 1, errors.JSON_SHAPE))
+        return doc
+    doc.module = data["name"]
+    index = LineIndex(text)
+    cursor = 0
+    for number, entry in enumerate(decls, start=1):
+        cursor, decl, error = _declaration(file, text, index, cursor, number, entry, doc.module)
+        if decl is not None:
+            doc.declarations.append(decl)
+        if error is not None:
+            doc.errors.append(error)
+    return doc
+
+
+def _declaration(
+    file: str, text: str, index: LineIndex, cursor: int, number: int, entry: Any, module: str
+) -> tuple[int, Declaration | None, IngestError | None]:
+    info = entry.get("info") if isinstance(entry, dict) else None
+    if not isinstance(info, dict):
+        return cursor, None, IngestError(file, None, None, errors.json_missing(number, "info"))
+    for key in _REQUIRED:
+        if not isinstance(info.get(key), str):
+            return cursor, None, IngestError(file, None, None, errors.json_missing(number, key))
+    name: str = info["name"]
+    found = text.find(json.dumps(name, ensure_ascii=False), cursor)
+    if found < 0:
+        found = text.find(json.dumps(name), cursor)
+    cursor = max(cursor, found)
+    line, column = index.line_col(found) if found >= 0 else (None, None)
+    header_html = entry.get("header")
+    if not isinstance(header_html, str):
+        return cursor, None, IngestError(file, line, column, errors.json_missing(number, "header"))
+    try:
+        header_el = lxml_html.fragment_fromstring(header_html)
+    except (etree.ParserError, ValueError):
+        return cursor, None, IngestError(file, line, column, errors.json_no_header(name))
+    header = read_header(header_el)
+    if header.statement is None:
+        return cursor, None, IngestError(file, line, column, errors.json_no_header(name))
+    words = header.kind_text.split()
+    doc = info.get("doc")
+    return (
+        cursor,
+        Declaration(
+            name=name,
+            kind=info["kind"],
+            module=module,
+            binders=header.binders,
+            statement=header.statement,
+            docstring=doc.strip() or None if isinstance(doc, str) else None,
+            modifiers=tuple(words[:-1]),
+            location=_location(info),
+            namespace=name.rpartition(".")[0],
+            links=header.links,
+            statement_line=line,
+            statement_column=column,
+        ),
+        None,
+    )
+
+
+def _location(info: dict[str, Any]) -> SourceLocation | None:
+    link = info.get("sourceLink")
+    line = info.get("line") if isinstance(info.get("line"), int) else None
+    if not isinstance(link, str) or not link:
+        return None
+    lines = _SOURCE_LINES.search(link)
+    start = int(lines.group(1)) if lines else line
+    end = int(lines.group(2)) if lines and lines.group(2) else start
+    return SourceLocation(link.split("#", 1)[0], start, end)

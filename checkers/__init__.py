@@ -1,0 +1,44 @@
+"""ProofBridge checkers: registry, sampling, JAX evaluation, tolerances, the harness.
+
+    from checkers import Environment, describe, check, repro
+
+    env = Environment.from_declarations(decls)
+    result = check("Proofs.sum_fin_prod", env, trials=64, seed=0)
+
+Importing this package switches JAX to float64 (the reference precision) and
+turns on the persistent compilation cache when $PROOFBRIDGE_JAX_CACHE_DIR is set.
+"""
+
+import checkers.registered  # noqa: F401  (fills REGISTRY with the hand-written checkers)
+from checkers.core import Checker, DimConstraint, InputSpec, ToleranceOverride, Unsupported
+from checkers.environment import Environment, UnknownTheorem
+from checkers.harness import check, describe, repro, run_checker
+from checkers.jaxsetup import configure_compilation_cache, device_kind
+from checkers.registry import REGISTRY, RegistrationError, Registry, register
+from checkers.result import CheckerInfo, CheckResult, Counterexample, Repro
+
+configure_compilation_cache()
+
+__all__ = [
+    "REGISTRY",
+    "CheckResult",
+    "Checker",
+    "CheckerInfo",
+    "Counterexample",
+    "DimConstraint",
+    "Environment",
+    "InputSpec",
+    "RegistrationError",
+    "Registry",
+    "Repro",
+    "ToleranceOverride",
+    "UnknownTheorem",
+    "Unsupported",
+    "check",
+    "configure_compilation_cache",
+    "describe",
+    "device_kind",
+    "register",
+    "repro",
+    "run_checker",
+]

@@ -1,0 +1,192 @@
+"""The declarations a check may use, and which checker each theorem gets.
+
+`Environment.from_declarations(decls)` indexes everything ingested (theorems
+and the definitions whose equations give semantics) by fully qualified name.
+`resolve(name)` picks the checker: a registered (hand-written) one first, else
+the one derived from the statement by the hook `derive(name, env) -> Checker |
+Unsupported`, which `checkers.derived.derive` provides. When that module is
+not there, or it cannot handle the statement, the theorem is unsupported and
+the reason says why.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from checkers.core import Checker, Unsupported
+from checkers.registry import REGISTRY, Registry
+
+if TYPE_CHECKING:
+    from theorem_index.model import Declaration
+
+DeriveHook = Callable[[str, "Environment"], Any]
+
+DERIVED_MODULE = "checkers.derived"
+THEOREM_KINDS = ("theorem", "lemma")
+
+
+class UnknownTheorem(KeyError):
+    """No declaration and no registered checker has this name."""
+
+    def __str__(self) -> str:
+        return f"no theorem named {self.args[0]!r}"
+
+
+class DerivationError(Unsupported):
+    """Deriving a checker raised: the checker machinery broke (a check reports 'error')."""
+
+
+def _is_checker(value: Any) -> bool:
+    return callable(getattr(value, "build", None)) and callable(getattr(value, "input_specs", None))
+
+
+def load_derive_hook() -> DeriveHook | Unsupported:
+    """`checkers.derived.derive`, imported on first use; Unsupported when it is not available."""
+    try:
+        module = importlib.import_module(DERIVED_MODULE)
+    except ModuleNotFoundError as e:
+        if e.name != DERIVED_MODULE:
+            return DerivationError(f"importing {DERIVED_MODULE} failed: {e}")
+        return Unsupported(f"no registered checker, and {DERIVED_MODULE} is not installed")
+    except Exception as e:
+        return DerivationError(f"importing {DERIVED_MODULE} failed: {type(e).__name__}: {e}")
+    hook = getattr(module, "derive", None)
+    if not callable(hook):
+        return Unsupported(f"no registered checker, and {DERIVED_MODULE} has no derive()")
+    return hook
+
+
+_DEFAULT: Any = object()
+
+
+class Environment:
+    """Declarations by name, plus the checker each theorem resolves to (cached)."""
+
+    def __init__(
+        self,
+        declarations: Mapping[str, Declaration],
+        *,
+        registry: Registry | None = None,
+        derive: DeriveHook | None = _DEFAULT,
+        duplicates: tuple[str, ...] = (),
+    ) -> None:
+        self._declarations = dict(declarations)
+        self._registry = REGISTRY if registry is None else registry
+        self._derive = derive
+        self._resolved: dict[tuple[str, str], Checker | Unsupported] = {}
+        self.duplicates = duplicates
+
+    @classmethod
+    def from_declarations(
+        cls,
+        decls: Iterable[Declaration],
+        *,
+        registry: Registry | None = None,
+        derive: DeriveHook | None = _DEFAULT,
+    ) -> Environment:
+        """Index declarations by name; of two with one name the first is kept.
+
+        `derive` replaces the derived-checker hook (None: no derived checkers).
+        """
+        table: dict[str, Declaration] = {}
+        duplicates: list[str] = []
+        for decl in decls:
+            if decl.name in table:
+                duplicates.append(decl.name)
+            else:
+                table[decl.name] = decl
+        return cls(table, registry=registry, derive=derive, duplicates=tuple(duplicates))
+
+    # --- lookups -----------------------------------------------------------
+
+    @property
+    def declarations(self) -> Mapping[str, Declaration]:
+        return MappingProxyType(self._declarations)
+
+    @property
+    def registry(self) -> Registry:
+        return self._registry
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._declarations
+
+    def __getitem__(self, name: str) -> Declaration:
+        return self._declarations[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._declarations)
+
+    def __len__(self) -> int:
+        return len(self._declarations)
+
+    def get(self, name: str) -> Declaration | None:
+        return self._declarations.get(name)
+
+    def names(self) -> list[str]:
+        return list(self._declarations)
+
+    def theorems(self) -> list[Declaration]:
+        return [d for d in self._declarations.values() if d.kind in THEOREM_KINDS]
+
+    def definitions(self) -> list[Declaration]:
+        return [d for d in self._declarations.values() if d.kind not in THEOREM_KINDS]
+
+    def equations(self, name: str) -> tuple[str, ...]:
+        decl = self._declarations.get(name)
+        return () if decl is None else decl.equations
+
+    # --- checkers ----------------------------------------------------------
+
+    def resolve(self, name: str, *, prefer: str = "registered") -> Checker | Unsupported:
+        """The checker of a theorem, or Unsupported with the reason.
+
+        prefer='registered' (the default) takes a registered checker first, else
+        the derived one; prefer='derived' asks only the derive hook (to
+        cross-check a registered checker against its derived twin).
+        Raises UnknownTheorem when the name is neither declared nor registered.
+        """
+        if prefer not in ("registered", "derived"):
+            raise ValueError(f"prefer must be 'registered' or 'derived', got {prefer!r}")
+        key = (name, prefer)
+        if key not in self._resolved:
+            self._resolved[key] = self._resolve(name, prefer)
+        return self._resolved[key]
+
+    def _resolve(self, name: str, prefer: str) -> Checker | Unsupported:
+        if prefer == "registered":
+            entry = self._registry.get(name)
+            if entry is not None:
+                return entry
+        decl = self._declarations.get(name)
+        if decl is None:
+            if prefer == "registered":
+                raise UnknownTheorem(name)
+            return Unsupported(f"{name} is not declared: nothing to derive a checker from")
+        if decl.kind not in THEOREM_KINDS:
+            return Unsupported(
+                f"{name} is a {decl.kind}, not a theorem: it states nothing to check"
+            )
+        hook: DeriveHook | Unsupported | None
+        if self._derive is _DEFAULT:
+            hook = load_derive_hook()
+        elif self._derive is None:
+            hook = Unsupported("no registered checker, and derived checkers are switched off")
+        else:
+            hook = self._derive
+        if isinstance(hook, Unsupported):
+            return hook
+        try:
+            result = hook(name, self)
+        except Exception as e:
+            return DerivationError(f"deriving a checker raised {type(e).__name__}: {e}")
+        if _is_checker(result):
+            return result
+        if isinstance(result, Unsupported):
+            return result
+        reason = getattr(result, "reason", None)
+        if isinstance(reason, str):
+            return Unsupported(reason, tuple(getattr(result, "missing", ()) or ()))
+        return DerivationError(f"derive({name!r}) returned {type(result).__name__}, not a checker")

@@ -1,0 +1,457 @@
+"""Evaluating a checker: compiled programs, batches of trials, comparisons, single trials.
+
+For each (checker, dims, dtype, batch size) the checker's function is vmapped
+over a batch of consecutive trials and compiled once, ahead of time, and kept
+in a process-wide cache (and in JAX's persistent cache when one is configured),
+so later checks, shrinking and `repro` reuse it. Inputs are sampled in numpy
+and compared in numpy: nothing else is compiled. A low-precision mode runs two
+programs on the same inputs, rounded to the dtype: the dtype's and the float64
+reference (which a float64 check of the same dims has usually compiled
+already).
+
+`Session` is one checker at one seed, trial count and dtype; it implements
+`shrink.Probe`.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from checkers.core import REAL, InputSpec, locate_nonfinite
+from checkers.sampling import draw_key, fin_plan, sample_batch, sample_trial
+from checkers.shrink import Failure
+from checkers.tolerance import Tolerance, compare, numpy_dtype
+
+MEMORY_BUDGET_BYTES = 256 * 2**20  # inputs of one batch
+MAX_BATCH = 1024
+_PROGRAM_CACHE_SIZE = 256
+
+
+class CheckerFault(Exception):
+    """The checker itself broke; the check reports status 'error' with this message."""
+
+
+def explain(e: BaseException) -> str:
+    text = str(e).strip().splitlines()[0] if str(e).strip() else ""
+    text = text if len(text) <= 400 else text[:400] + "…"
+    return f"{type(e).__name__}: {text}" if text else type(e).__name__
+
+
+def format_dims(dims: Mapping[str, int]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in dims.items()) or "no dims"
+
+
+def to_list(value: Any) -> list[Any]:
+    arr = np.asarray(value)
+    if arr.dtype.kind not in "biu":
+        arr = arr.astype(np.float64)
+    out = arr.tolist()
+    return out if isinstance(out, list) else [out]
+
+
+# --- compiled programs -------------------------------------------------------
+
+
+@dataclass
+class Program:
+    checker: Any  # kept alive so that id(checker) in the cache key stays unique
+    batch: int
+    fn: Callable[..., Any]
+    compile_s: float
+
+    def __call__(self, inputs: Mapping[str, np.ndarray]) -> tuple[np.ndarray, ...]:
+        # the lane numbers give vmap a batch axis even for a statement without inputs
+        outs = self.fn(dict(inputs), np.arange(self.batch, dtype=np.int64))
+        return tuple(np.asarray(o, dtype=np.float64) for o in outs)
+
+
+_PROGRAMS: OrderedDict[tuple[Any, ...], Program] = OrderedDict()
+_PROGRAMS_LOCK = threading.Lock()
+
+
+def clear_program_cache() -> None:
+    """Forget every compiled program of this process."""
+    with _PROGRAMS_LOCK:
+        _PROGRAMS.clear()
+
+
+def _batch_size(specs: Mapping[str, InputSpec], trials: int) -> int:
+    per_trial = max(8, sum(8 * s.size for s in specs.values()))
+    cap = max(1, min(MAX_BATCH, MEMORY_BUDGET_BYTES // per_trial))
+    want = 1 << max(0, (trials - 1).bit_length())
+    size = 1 << (cap.bit_length() - 1)
+    return min(want, size)
+
+
+def _input_dtype(spec: InputSpec) -> Any:
+    return jnp.float64 if spec.kind == REAL else jnp.int64
+
+
+def _compile(
+    checker: Any, dims: dict[str, int], dtype: str, specs: Mapping[str, InputSpec], batch: int
+) -> Program:
+    """vmap + jit of the checker's function in `dtype`, taking float64 inputs (cast inside)."""
+    target = numpy_dtype(dtype)
+    fn = checker.build(dict(dims), target)
+    reals = {n for n, s in specs.items() if s.kind == REAL}
+
+    def one(inputs: dict[str, Any], lane: Any) -> tuple[Any, Any]:
+        if dtype != "float64":
+            inputs = {k: (v.astype(target) if k in reals else v) for k, v in inputs.items()}
+        out = fn(inputs)
+        if not isinstance(out, tuple | list) or len(out) != 2:
+            raise CheckerFault(f"the checker's function must return (lhs, rhs), got {out!r}")
+        return jnp.asarray(out[0]).astype(jnp.float64), jnp.asarray(out[1]).astype(jnp.float64)
+
+    abstract = {
+        n: jax.ShapeDtypeStruct((batch, *s.shape), _input_dtype(s)) for n, s in specs.items()
+    }
+    start = time.perf_counter()
+    lanes = jax.ShapeDtypeStruct((batch,), jnp.int64)
+    lowered = jax.jit(jax.vmap(one)).lower(abstract, lanes)
+    shapes = [tuple(o.shape[1:]) for o in jax.tree_util.tree_leaves(lowered.out_info)]
+    if shapes[0] != shapes[1]:
+        raise CheckerFault(f"the two sides have different shapes: lhs {shapes[0]}, rhs {shapes[1]}")
+    compiled = lowered.compile()
+    return Program(checker, batch, compiled, time.perf_counter() - start)
+
+
+def round_to(
+    dtype: str, specs: Mapping[str, InputSpec], batch: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Real inputs rounded to `dtype` (and held as float64): the values a low-precision run uses."""
+    if dtype == "float64":
+        return dict(batch)
+    target = numpy_dtype(dtype)
+    return {
+        k: (np.asarray(v).astype(target).astype(np.float64) if specs[k].kind == REAL else v)
+        for k, v in batch.items()
+    }
+
+
+# --- one session: a checker at one seed, trial count and dtype ---------------
+
+
+@dataclass
+class DrawOutcome:
+    dims: dict[str, int]
+    evaluated: int = 0
+    vacuous: str | None = None
+    max_abs: float = 0.0
+    max_rel: float = 0.0
+    worst_ratio: float = 0.0
+    worst_trial: int | None = None
+    worst_index: tuple[int, ...] | None = None
+    failing_trials: int = 0
+    nonfinite: str | None = None
+    nonfinite_trial: int | None = None
+    nonfinite_index: tuple[int, ...] | None = None
+    compile_s: float = 0.0
+    run_s: float = 0.0
+    sample_s: float = 0.0
+
+    def stats(self) -> dict[str, Any]:
+        return {
+            "dims": dict(self.dims),
+            "trials": self.evaluated,
+            "failing_trials": self.failing_trials,
+            "max_abs_err": self.max_abs,
+            "compile_s": round(self.compile_s, 6),
+            "run_s": round(self.run_s, 6),
+            "sample_s": round(self.sample_s, 6),
+            **({"vacuous": self.vacuous} if self.vacuous else {}),
+            **({"nonfinite": self.nonfinite} if self.nonfinite else {}),
+        }
+
+
+@dataclass
+class Session:
+    checker: Any
+    trials: int
+    seed: int
+    dtype: str
+    tol: Tolerance
+    compiled: int = 0
+    totals: dict[str, float] = field(
+        default_factory=lambda: {"compile_s": 0.0, "run_s": 0.0, "sample_s": 0.0}
+    )
+
+    # inputs and programs
+
+    def specs(self, dims: Mapping[str, int]) -> dict[str, InputSpec]:
+        try:
+            specs = self.checker.input_specs(dict(dims))
+        except Exception as e:
+            raise CheckerFault(
+                f"input_specs failed at dims {format_dims(dims)}: {explain(e)}"
+            ) from e
+        if not isinstance(specs, Mapping) or not all(
+            isinstance(s, InputSpec) for s in specs.values()
+        ):
+            raise CheckerFault(f"input_specs must return a dict of InputSpec, got {specs!r}")
+        return dict(specs)
+
+    def programs(
+        self, dims: Mapping[str, int], specs: Mapping[str, InputSpec]
+    ) -> tuple[Program, ...]:
+        """The program in the session's dtype, then (low precision) the float64 reference."""
+        dtypes = (self.dtype,) if self.dtype == "float64" else (self.dtype, "float64")
+        return tuple(self._program(dims, specs, d) for d in dtypes)
+
+    def _program(
+        self, dims: Mapping[str, int], specs: Mapping[str, InputSpec], dtype: str
+    ) -> Program:
+        batch = _batch_size(specs, self.trials)
+        key = (
+            id(self.checker),
+            getattr(self.checker, "version", ""),
+            tuple(sorted(dims.items())),
+            dtype,
+            batch,
+            tuple(specs.items()),
+        )
+        with _PROGRAMS_LOCK:
+            prog = _PROGRAMS.get(key)
+            if prog is not None:
+                _PROGRAMS.move_to_end(key)
+                return prog
+        try:
+            prog = _compile(self.checker, dict(dims), dtype, specs, batch)
+        except CheckerFault:
+            raise
+        except Exception as e:
+            raise CheckerFault(
+                f"building the JAX program failed at dims {format_dims(dims)}: {explain(e)}"
+            ) from e
+        self.compiled += 1
+        self.totals["compile_s"] += prog.compile_s
+        with _PROGRAMS_LOCK:
+            _PROGRAMS[key] = prog
+            while len(_PROGRAMS) > _PROGRAM_CACHE_SIZE:
+                _PROGRAMS.popitem(last=False)
+        return prog
+
+    def run(
+        self, progs: Sequence[Program], batch: Mapping[str, np.ndarray]
+    ) -> tuple[np.ndarray, ...]:
+        """(lhs, rhs) in float64 mode; (lhs, rhs, lhs_ref, rhs_ref) in a low-precision mode."""
+        start = time.perf_counter()
+        try:
+            outs = tuple(o for prog in progs for o in prog(batch))
+        except Exception as e:
+            raise CheckerFault(f"running the JAX program failed: {explain(e)}") from e
+        self.totals["run_s"] += time.perf_counter() - start
+        return outs
+
+    def sample(
+        self, specs: Mapping[str, InputSpec], dims: Mapping[str, int], trials: range
+    ) -> dict[str, np.ndarray]:
+        start = time.perf_counter()
+        plan = fin_plan(specs, self.trials)
+        base = draw_key(self.checker.name, self.seed, dims)
+        try:
+            batch = round_to(self.dtype, specs, sample_batch(specs, plan, base, trials, self.dtype))
+        except Exception as e:
+            raise CheckerFault(
+                f"sampling inputs failed at dims {format_dims(dims)}: {explain(e)}"
+            ) from e
+        self.totals["sample_s"] += time.perf_counter() - start
+        return batch
+
+    def trial_inputs(self, dims: Mapping[str, int], trial: int) -> dict[str, np.ndarray]:
+        specs = self.specs(dims)
+        plan = fin_plan(specs, self.trials)
+        base = draw_key(self.checker.name, self.seed, dims)
+        return round_to(self.dtype, specs, sample_trial(specs, plan, base, trial, self.dtype))
+
+    # comparison
+
+    def shown(self, outs: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        return outs[0], outs[1]
+
+    def compare(self, outs: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
+        """(abs_err, rel_err, ratio, ok) elementwise over (trials, *shape)."""
+        with np.errstate(invalid="ignore", over="ignore"):
+            if self.dtype == "float64":
+                c = compare(outs[0], outs[1], self.tol)
+                return c.abs_err, c.rel_err, c.ratio, c.ok
+            a = compare(outs[0], outs[3], self.tol)
+            b = compare(outs[1], outs[2], self.tol)
+            return (
+                np.maximum(a.abs_err, b.abs_err),
+                np.maximum(a.rel_err, b.rel_err),
+                np.maximum(a.ratio, b.ratio),
+                a.ok & b.ok,
+            )
+
+    def _nonfinite_reason(
+        self, dims: Mapping[str, int], trial: int, outs: Sequence[np.ndarray], lane: int
+    ) -> tuple[str, tuple[int, ...]]:
+        names = (
+            ["lhs", "rhs"]
+            if self.dtype == "float64"
+            else [
+                f"lhs in {self.dtype}",
+                f"rhs in {self.dtype}",
+                "lhs in float64",
+                "rhs in float64",
+            ]
+        )
+        bad_sides = []
+        index: tuple[int, ...] = ()
+        for name, arr in zip(names, outs, strict=False):
+            values = arr[lane]
+            bad = ~np.isfinite(values)
+            if bad.any():
+                where = tuple(int(i) for i in np.argwhere(bad)[0])
+                kind = "NaN" if np.isnan(values[where]) else "infinite"
+                bad_sides.append(
+                    f"{name} is {kind}" + (f" at index {list(where)}" if where else "")
+                )
+                index = index or where
+        inputs = self.trial_inputs(dims, trial)
+        low_only = self.dtype != "float64" and all(np.isfinite(o[lane]).all() for o in outs[2:])
+        if low_only:
+            low = numpy_dtype(self.dtype)
+            specs = self.specs(dims)
+            inputs = {k: (v.astype(low) if specs[k].kind == REAL else v) for k, v in inputs.items()}
+        try:
+            located = locate_nonfinite(self.checker, dims, inputs)
+            where_text = (
+                f"subterm {located}" if located else "the checker could not name the subterm"
+            )
+        except Exception as e:
+            where_text = f"locating the subterm raised {explain(e)}"
+        reason = (
+            f"non-finite value at dims {format_dims(dims)}, trial {trial}: "
+            f"{'; '.join(bad_sides)}; {where_text}"
+        )
+        return reason, index
+
+    # draws
+
+    def run_draw(self, dims: dict[str, int]) -> DrawOutcome:
+        draw = DrawOutcome(dict(dims))
+        before = dict(self.totals)
+        specs = self.specs(dims)
+        empty = [n for n, s in specs.items() if s.empty]
+        if empty:
+            draw.vacuous = (
+                f"{', '.join(empty)} {'has' if len(empty) == 1 else 'have'} no possible value "
+                f"at dims {format_dims(dims)}"
+            )
+            return draw
+        progs = self.programs(dims, specs)
+        size = progs[0].batch
+        parts: list[tuple[np.ndarray, ...]] = []
+        for start in range(0, self.trials, size):
+            outs = self.run(progs, self.sample(specs, dims, range(start, start + size)))
+            keep = min(size, self.trials - start)
+            parts.append(tuple(o[:keep] for o in outs))
+        outs = tuple(np.concatenate([p[k] for p in parts]) for k in range(len(parts[0])))
+        draw.evaluated = self.trials
+        finite = np.ones(self.trials, dtype=bool)
+        for o in outs:
+            finite &= np.isfinite(o.reshape(self.trials, -1)).all(axis=1)
+        if not finite.all():
+            t = int(np.argmin(finite))
+            draw.nonfinite, draw.nonfinite_index = self._nonfinite_reason(dims, t, outs, t)
+            draw.nonfinite_trial = t
+        abs_err, rel_err, ratio, ok = self.compare(outs)
+        mask = finite.reshape((-1,) + (1,) * (abs_err.ndim - 1))
+        abs_err = np.where(mask, abs_err, 0.0)
+        rel_err = np.where(mask, rel_err, 0.0)
+        ratio = np.where(mask, ratio, 0.0)
+        ok = ok | ~mask
+        if abs_err.size:
+            draw.max_abs = float(abs_err.max())
+            draw.max_rel = float(rel_err.max())
+            flat = int(np.argmax(ratio))
+            where = np.unravel_index(flat, ratio.shape)
+            draw.worst_ratio = float(ratio.reshape(-1)[flat])
+            draw.worst_trial = int(where[0])
+            draw.worst_index = tuple(int(i) for i in where[1:])
+            draw.failing_trials = int((~ok.reshape(self.trials, -1).all(axis=1)).sum())
+        else:
+            draw.worst_trial, draw.worst_index = 0, ()
+        for k in ("compile_s", "run_s", "sample_s"):
+            setattr(draw, k, self.totals[k] - before[k])
+        return draw
+
+    # values of single trials (counterexamples, repro, shrinking)
+
+    def trial_values(
+        self, dims: Mapping[str, int], trial: int
+    ) -> tuple[dict[str, np.ndarray], tuple[np.ndarray, ...]]:
+        """A trial's inputs and outputs, from the very batch the check evaluated it in."""
+        specs = self.specs(dims)
+        progs = self.programs(dims, specs)
+        size = progs[0].batch
+        start = (trial // size) * size
+        outs = self.run(progs, self.sample(specs, dims, range(start, start + size)))
+        lane = trial - start
+        return self.trial_inputs(dims, trial), tuple(o[lane] for o in outs)
+
+    def evaluate_inputs(
+        self, dims: Mapping[str, int], candidates: Sequence[Mapping[str, Any]]
+    ) -> list[tuple[np.ndarray, ...]]:
+        """Outputs for explicitly given inputs, in batches of the compiled program."""
+        specs = self.specs(dims)
+        progs = self.programs(dims, specs)
+        size = progs[0].batch
+        rows: list[tuple[np.ndarray, ...]] = []
+        for start in range(0, len(candidates), size):
+            chunk = list(candidates[start : start + size])
+            padded = chunk + [chunk[0]] * (size - len(chunk))
+            batch = {}
+            for n, s in specs.items():
+                kind = np.float64 if s.kind == REAL else np.int64
+                batch[n] = np.stack([np.asarray(c[n], dtype=kind).reshape(s.shape) for c in padded])
+            outs = self.run(progs, round_to(self.dtype, specs, batch))
+            rows.extend(tuple(o[i] for o in outs) for i in range(len(chunk)))
+        return rows
+
+    def failure(
+        self, dims: Mapping[str, int], trial: int, inputs: dict[str, np.ndarray], outs: Any
+    ) -> Failure | None:
+        if not all(np.isfinite(o).all() for o in outs):
+            return None
+        _, _, ratio, ok = self.compare([o[None] for o in outs])
+        if ok.all():
+            return None
+        flat = int(np.argmax(ratio))
+        where = np.unravel_index(flat, ratio.shape)
+        lhs, rhs = self.shown(outs)
+        return Failure(
+            dict(dims),
+            trial,
+            inputs,
+            lhs,
+            rhs,
+            tuple(int(i) for i in where[1:]),
+            float(ratio.reshape(-1)[flat]),
+        )
+
+    # shrink.Probe
+
+    def failure_at(self, dims: Mapping[str, int]) -> Failure | None:
+        draw = self.run_draw(dict(dims))
+        if draw.nonfinite or not draw.failing_trials or draw.worst_trial is None:
+            return None
+        inputs, outs = self.trial_values(dims, draw.worst_trial)
+        return self.failure(dims, draw.worst_trial, inputs, outs)
+
+    def failures_with(
+        self, dims: Mapping[str, int], candidates: Sequence[dict[str, np.ndarray]], trial: int
+    ) -> list[Failure | None]:
+        rows = self.evaluate_inputs(dims, candidates)
+        return [self.failure(dims, trial, c, o) for c, o in zip(candidates, rows, strict=True)]

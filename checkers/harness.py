@@ -1,0 +1,420 @@
+"""The harness: runs a checker over dims draws and trials and writes the result record.
+
+Comparison. float64: |lhs - rhs| <= atol + rtol |rhs|, elementwise. float32 /
+bfloat16: the real inputs are rounded to the dtype, both sides are evaluated in
+the dtype and in float64 from those same rounded inputs, and each side in the
+dtype must match the *other* side's float64 reference (so a false statement
+fails in every mode, and a side that loses precision fails too). A NaN or
+infinity in any side is an 'error' naming the subterm (`locate_nonfinite`),
+never a pass.
+
+Reproducibility. Dims draws come from (name, seed, pinned dims); every trial's
+inputs from (name, seed, dims, trial) (see `sampling`). Trials are evaluated in
+fixed batches of consecutive trial numbers, and `repro` re-evaluates the very
+batch a trial was part of, so it returns bit-identical sides.
+
+Speed: see `evaluation` (one compiled program per checker, dims, dtype).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from checkers.core import REAL, Checker, Unsupported
+from checkers.environment import DerivationError, Environment
+from checkers.evaluation import (
+    CheckerFault,
+    DrawOutcome,
+    Session,
+    explain,
+    format_dims,
+    to_list,
+)
+from checkers.jaxsetup import device_kind
+from checkers.result import CheckerInfo, CheckResult, Counterexample, Repro
+from checkers.sampling import DimsError, draw_dims
+from checkers.shrink import shrink
+from checkers.tolerance import DTYPES, tolerance_for
+
+DEFAULT_TRIALS = 64
+DEFAULT_DRAWS = 4
+SHRINK_BUDGET_S = 60.0
+
+
+# --- public entry points -------------------------------------------------------
+
+
+def _check_args(trials: int, seed: int, dtype: str, draws: int | None) -> None:
+    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
+        raise ValueError(f"trials must be a positive int, got {trials!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be an int, got {seed!r}")
+    if dtype not in DTYPES:
+        raise ValueError(f"dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
+    if draws is not None and (isinstance(draws, bool) or not isinstance(draws, int) or draws < 1):
+        raise ValueError(f"draws must be a positive int, got {draws!r}")
+
+
+def _check_dims(dims: Mapping[str, int] | None) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for k, v in (dims or {}).items():
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ValueError(f"dimension {k} must be a non-negative int, got {v!r}")
+        out[str(k)] = v
+    return out
+
+
+def run_checker(
+    checker: Checker,
+    *,
+    trials: int = DEFAULT_TRIALS,
+    seed: int = 0,
+    dtype: str = "float64",
+    dims: Mapping[str, int] | None = None,
+    draws: int | None = None,
+    shrink_failures: bool = True,
+    shrink_budget_s: float = SHRINK_BUDGET_S,
+) -> CheckResult:
+    """Check one checker object (registered or derived) and return its result record.
+
+    Raises ValueError for bad arguments; every problem of the checker itself
+    becomes status 'error' with the reason.
+    """
+    _check_args(trials, seed, dtype, draws)
+    pins = _check_dims(dims)
+    start = time.perf_counter()
+    try:
+        return _run(checker, trials, seed, dtype, pins, draws, shrink_failures, shrink_budget_s)
+    except Exception as e:  # a checker broke in a way no phase anticipated: still a result
+        return CheckResult(
+            name=str(getattr(checker, "name", "?")),
+            status="error",
+            checker="registered" if getattr(checker, "kind", "") == "registered" else "derived",
+            reason=f"the check failed unexpectedly: {explain(e)}",
+            trials=trials,
+            seed=seed,
+            dtype=dtype,
+            duration_s=round(time.perf_counter() - start, 6),
+            device=device_kind(),
+        )
+
+
+def _run(
+    checker: Checker,
+    trials: int,
+    seed: int,
+    dtype: str,
+    pins: dict[str, int],
+    draws: int | None,
+    shrink_failures: bool,
+    shrink_budget_s: float,
+) -> CheckResult:
+    start = time.perf_counter()
+    kind = getattr(checker, "kind", "derived")
+    common: dict[str, Any] = {
+        "name": checker.name,
+        "checker": kind if kind in ("registered", "derived") else "derived",
+        "trials": trials,
+        "seed": seed,
+        "dtype": dtype,
+        "device": device_kind(),
+        "assumptions": tuple(getattr(checker, "assumptions", ()) or ()),
+        "dependencies": tuple(getattr(checker, "dependencies", ()) or ()),
+        "version": str(getattr(checker, "version", "")),
+    }
+
+    def finish(status: str, reason: str, **fields: Any) -> CheckResult:
+        fields.setdefault("duration_s", round(time.perf_counter() - start, 6))
+        return CheckResult(status=status, reason=reason, **common, **fields)
+
+    supported = tuple(getattr(checker, "dtypes", DTYPES) or DTYPES)
+    if dtype not in supported:
+        return finish("unsupported", f"this checker supports {', '.join(supported)}, not {dtype}")
+    try:
+        tol = tolerance_for(dtype, getattr(checker, "tolerance", None))
+    except Exception as e:
+        return finish("error", f"invalid tolerance override: {explain(e)}")
+    common.update(atol=tol.atol, rtol=tol.rtol)
+    session = Session(checker, trials, seed, dtype, tol)
+    fixed = dict(getattr(checker, "fixed_dims", {}) or {})
+    dim_names = tuple(checker.dim_names)
+    try:
+        constraints = tuple(checker.dim_constraints())
+    except Exception as e:
+        return finish("error", f"dim_constraints failed: {explain(e)}")
+    try:
+        chosen = draw_dims(
+            checker.name,
+            seed,
+            dim_names,
+            fixed=fixed,
+            pinned=pins,
+            constraints=constraints,
+            draws=draws or DEFAULT_DRAWS,
+        )
+    except DimsError as e:
+        return finish("error", str(e))
+    common["draws"] = chosen
+
+    results: list[DrawOutcome] = []
+    try:
+        for d in chosen:
+            results.append(session.run_draw(d))
+    except CheckerFault as e:
+        return finish("error", str(e), dims=dict(d), stats=_stats(session, results))
+
+    live = [r for r in results if not r.vacuous]
+    max_abs = max((r.max_abs for r in live), default=None)
+    max_rel = max((r.max_rel for r in live), default=None)
+    errs = {"max_abs_err": max_abs, "max_rel_err": max_rel}
+
+    broken = [r for r in live if r.nonfinite]
+    if broken:
+        r = broken[0]
+        assert r.nonfinite_trial is not None
+        try:
+            inputs, outs = session.trial_values(r.dims, r.nonfinite_trial)
+            lhs, rhs = session.shown(outs)
+            ce: Counterexample | None = Counterexample(
+                dict(r.dims),
+                seed,
+                r.nonfinite_trial,
+                {k: to_list(v) for k, v in inputs.items()},
+                to_list(lhs),
+                to_list(rhs),
+                worst_index=list(r.nonfinite_index or ()),
+            )
+        except CheckerFault:
+            ce = None
+        return finish(
+            "error",
+            r.nonfinite or "non-finite value",
+            dims=dict(r.dims),
+            trial=r.nonfinite_trial,
+            worst_index=list(r.nonfinite_index or ()),
+            counterexample=ce,
+            stats=_stats(session, results),
+            **errs,
+        )
+    if not live:
+        return finish(
+            "pass",
+            "vacuously true: " + "; ".join(r.vacuous or "" for r in results),
+            dims=dict(results[0].dims),
+            stats=_stats(session, results),
+            **errs,
+        )
+
+    failing = [r for r in live if r.failing_trials]
+    if not failing:
+        worst = max(live, key=lambda r: r.worst_ratio)
+        reason = (
+            f"{trials} trials at each of {len(live)} dims draw{'s' if len(live) > 1 else ''} "
+            f"agree within atol={tol.atol:g}, rtol={tol.rtol:g}"
+        )
+        return finish(
+            "pass",
+            reason,
+            dims=dict(worst.dims),
+            trial=worst.worst_trial,
+            worst_index=list(worst.worst_index or ()),
+            stats=_stats(session, results),
+            **errs,
+        )
+
+    worst = max(failing, key=lambda r: r.worst_ratio)
+    assert worst.worst_trial is not None
+    shrink_start = time.perf_counter()
+    try:
+        inputs, outs = session.trial_values(worst.dims, worst.worst_trial)
+        failure = session.failure(worst.dims, worst.worst_trial, inputs, outs)
+        if failure is None:  # the batch was re-evaluated; this cannot differ, but never lie
+            raise CheckerFault("the failing trial did not fail again when re-evaluated")
+        note = "not shrunk (shrinking switched off)"
+        shrunk_flag = False
+        if shrink_failures:
+            free = [d for d in dim_names if d not in fixed and d not in pins]
+            outcome = shrink(
+                session, failure, free=free, constraints=constraints, budget_s=shrink_budget_s
+            )
+            failure, note, shrunk_flag = outcome.failure, outcome.note, outcome.shrunk
+            if outcome.inputs_simplified:
+                # the stored sides are those of these inputs evaluated alone, exactly as
+                # repro(counterexample=...) will evaluate them
+                outs = session.evaluate_inputs(failure.dims, [failure.inputs])[0]
+                alone = session.failure(failure.dims, failure.trial, failure.inputs, outs)
+                failure = alone or failure
+    except CheckerFault as e:
+        return finish("error", f"while shrinking a failure: {e}", dims=dict(worst.dims), **errs)
+    shrink_s = time.perf_counter() - shrink_start
+    total = sum(r.evaluated for r in live)
+    bad = sum(r.failing_trials for r in live)
+    ce = Counterexample(
+        dict(failure.dims),
+        seed,
+        failure.trial,
+        {k: to_list(v) for k, v in failure.inputs.items()},
+        to_list(failure.lhs),
+        to_list(failure.rhs),
+        shrunk=shrunk_flag,
+        note=note,
+        worst_index=list(failure.worst_index),
+    )
+    reason = (
+        f"{bad} of {total} trials outside atol={tol.atol:g}, rtol={tol.rtol:g} "
+        f"in {len(failing)} of {len(live)} dims draws (largest |lhs - rhs| {max_abs:.3g}); "
+        f"counterexample at {format_dims(failure.dims)}, trial {failure.trial}: {note}"
+    )
+    return finish(
+        "fail",
+        reason,
+        dims=dict(failure.dims),
+        trial=failure.trial,
+        worst_index=list(failure.worst_index),
+        counterexample=ce,
+        stats={**_stats(session, results), "shrink_s": round(shrink_s, 6)},
+        **errs,
+    )
+
+
+def _stats(session: Session, draws: Sequence[DrawOutcome]) -> dict[str, Any]:
+    return {
+        **{k: round(v, 6) for k, v in session.totals.items()},
+        "programs_compiled": session.compiled,
+        "per_draw": [d.stats() for d in draws],
+    }
+
+
+def _not_checked(name: str, target: Unsupported, trials: int, seed: int, dtype: str) -> CheckResult:
+    broken = isinstance(target, DerivationError)  # deriving raised: the machinery broke
+    status, checker = ("error", "derived") if broken else ("unsupported", "none")
+    return CheckResult(
+        name=name,
+        status=status,
+        checker=checker,
+        reason=target.reason,
+        trials=trials,
+        seed=seed,
+        dtype=dtype,
+        device=device_kind(),
+    )
+
+
+def check(
+    name: str,
+    env: Environment,
+    *,
+    trials: int = DEFAULT_TRIALS,
+    seed: int = 0,
+    dtype: str = "float64",
+    dims: Mapping[str, int] | None = None,
+    draws: int | None = None,
+    shrink: bool = True,
+    prefer: str = "registered",
+) -> CheckResult:
+    """Check one theorem of `env` (see CHECKERS_API / CONTRACT.md).
+
+    Never raises for a checker problem (status 'error' with the reason); raises
+    ValueError for bad arguments and UnknownTheorem for a name that is neither
+    declared nor registered.
+    """
+    _check_args(trials, seed, dtype, draws)
+    target = env.resolve(name, prefer=prefer)
+    if isinstance(target, Unsupported):
+        return _not_checked(name, target, trials, seed, dtype)
+    return run_checker(
+        target,
+        trials=trials,
+        seed=seed,
+        dtype=dtype,
+        dims=dims,
+        draws=draws,
+        shrink_failures=shrink,
+    )
+
+
+def describe(name: str, env: Environment, *, prefer: str = "registered") -> CheckerInfo:
+    """Which checker a theorem gets; computes nothing."""
+    target = env.resolve(name, prefer=prefer)
+    if isinstance(target, Unsupported):
+        return CheckerInfo(kind="unsupported", reason=target.reason)
+    kind = getattr(target, "kind", "derived")
+    reason = getattr(target, "description", "") or f"{kind} checker"
+    return CheckerInfo(
+        kind=kind if kind in ("registered", "derived") else "derived",
+        reason=str(reason),
+        dependencies=tuple(getattr(target, "dependencies", ()) or ()),
+        version=str(getattr(target, "version", "")),
+        assumptions=tuple(getattr(target, "assumptions", ()) or ()),
+        dim_names=tuple(target.dim_names),
+    )
+
+
+def repro(
+    name: str,
+    env: Environment,
+    *,
+    seed: int,
+    dims: Mapping[str, int],
+    trial: int | None = None,
+    trials: int = DEFAULT_TRIALS,
+    dtype: str = "float64",
+    counterexample: Counterexample | None = None,
+    prefer: str = "registered",
+) -> Repro:
+    """Replay one trial: the check at exactly `dims`, plus that trial's inputs and sides.
+
+    `trial` None replays the check's worst (or failing) trial. With
+    `counterexample`, its stored inputs (possibly simplified by shrinking) are
+    evaluated at its dims instead of a sampled trial. `trials` must be the
+    count of the recorded check: it decides the batches and the `Fin`
+    enumeration.
+    """
+    _check_args(trials, seed, dtype, None)
+    target = env.resolve(name, prefer=prefer)
+    if isinstance(target, Unsupported):
+        return Repro(_not_checked(name, target, trials, seed, dtype), {}, [], [])
+    pins = dict(counterexample.dims) if counterexample is not None else _check_dims(dims)
+    result = run_checker(
+        target, trials=trials, seed=seed, dtype=dtype, dims=pins, draws=1, shrink_failures=False
+    )
+    if result.status == "unsupported" or not result.dims:
+        return Repro(result, {}, [], [])
+    try:
+        tol = tolerance_for(dtype, getattr(target, "tolerance", None))
+    except Exception:
+        return Repro(result, {}, [], [])
+    session = Session(target, trials, seed, dtype, tol)
+    at = dict(result.dims)
+    try:
+        if counterexample is not None:
+            specs = session.specs(at)
+            inputs = {
+                n: np.asarray(
+                    counterexample.inputs[n], dtype=np.float64 if s.kind == REAL else np.int64
+                ).reshape(s.shape)
+                for n, s in specs.items()
+            }
+            outs = session.evaluate_inputs(at, [inputs])[0]
+            chosen = counterexample.trial
+        else:
+            chosen = trial if trial is not None else (result.trial or 0)
+            inputs, outs = session.trial_values(at, chosen)
+    except (CheckerFault, KeyError, ValueError) as e:
+        return Repro(result, {}, [], [], trial=trial, dims=at, error=str(e))
+    lhs, rhs = session.shown(outs)
+    low = dtype != "float64"
+    return Repro(
+        result,
+        {k: to_list(v) for k, v in inputs.items()},
+        to_list(lhs),
+        to_list(rhs),
+        trial=chosen,
+        dims=at,
+        lhs_reference=to_list(outs[2]) if low else None,
+        rhs_reference=to_list(outs[3]) if low else None,
+    )

@@ -1,0 +1,10 @@
+"""Hand-written checkers, registered in the default registry on import.
+
+Each module registers the checkers of a few seed theorems; `lean` holds the
+Lean semantics (total arithmetic, index plumbing, the seed vocabulary) they
+share.
+"""
+
+from checkers.registered import finsum, vit
+
+__all__ = ["finsum", "vit"]

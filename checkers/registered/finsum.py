@@ -1,0 +1,46 @@
+"""`Proofs.sum_fin_prod`: a sum over a flat product index is the row-major double sum."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import jax.numpy as jnp
+import numpy as np
+
+from checkers.core import Evaluation
+from checkers.registered import lean
+from checkers.registry import real, register
+
+
+def _locate(dims: Mapping[str, int], inputs: Mapping[str, Any]) -> str | None:
+    f = inputs["f"]
+    return lean.first_nonfinite(
+        [("f", lambda: f), ("∑ idx : Fin (m * n), f idx", lambda: jnp.sum(jnp.asarray(f)))]
+    )
+
+
+# theorem Proofs.sum_fin_prod {M : Type u_1} [AddCommMonoid M] (m n : ℕ) (f : Fin (m * n) → M) :
+#   ∑ idx : Fin (m * n), f idx = ∑ r : Fin m, ∑ k : Fin n, f (finProdFinEquiv (r, k))
+# checked at M := ℝ.
+@register(
+    "Proofs.sum_fin_prod",
+    dims=("m", "n"),
+    inputs={"f": real("m*n")},
+    version="1",
+    dependencies=("finProdFinEquiv",),
+    locate=_locate,
+)
+def sum_fin_prod(dims: Mapping[str, int], dtype: Any) -> Evaluation:
+    m, n = dims["m"], dims["n"]
+    r = np.arange(m)[:, None]
+    k = np.arange(n)[None, :]
+    flat = lean.fin_prod_fin_equiv(r, k, n)  # (m, n) table of finProdFinEquiv (r, k)
+
+    def sides(x: dict[str, Any]) -> tuple[Any, Any]:
+        f = x["f"]
+        lhs = jnp.sum(f)
+        rhs = jnp.sum(jnp.sum(f[flat], axis=1))
+        return lhs, rhs
+
+    return sides

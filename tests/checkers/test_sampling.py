@@ -1,0 +1,164 @@
+"""Sampling: dims draws, keys, Fin enumeration, samplers and constraints."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from checkers.core import DimConstraint, InputSpec
+from checkers.sampling import (
+    SAMPLERS,
+    DimsError,
+    draw_dims,
+    draw_key,
+    fin_plan,
+    input_key,
+    sample_batch,
+    sample_input,
+    sample_trial,
+    stress_scale,
+)
+
+
+def test_draw_dims_distinct_small_values():
+    draws = draw_dims("Proofs.t", 0, ("N", "a", "c"), draws=4)
+    assert len(draws) == 4
+    assert len({tuple(d.values()) for d in draws}) == 4
+    for d in draws:
+        assert list(d) == ["N", "a", "c"]
+        assert len(set(d.values())) == 3
+        assert all(1 <= v <= 5 for v in d.values())
+
+
+def test_draw_dims_same_seed_same_draws():
+    a = draw_dims("Proofs.t", 7, ("N", "D"), draws=4)
+    assert a == draw_dims("Proofs.t", 7, ("N", "D"), draws=4)
+    assert a != draw_dims("Proofs.t", 8, ("N", "D"), draws=4)
+    assert a != draw_dims("Proofs.u", 7, ("N", "D"), draws=4)
+
+
+def test_draw_dims_pins_and_fixed_win():
+    draws = draw_dims(
+        "Proofs.t", 0, ("N", "a", "c"), fixed={"c": 768}, pinned={"N": 9, "c": 2}, draws=4
+    )
+    assert all(d["N"] == 9 and d["c"] == 768 for d in draws)
+    assert len({d["a"] for d in draws}) == 4
+
+
+def test_draw_dims_pins_ignore_unknown_names():
+    assert draw_dims("Proofs.t", 0, ("n",), pinned={"n": 3, "zz": 4}) == [{"n": 3}]
+
+
+def test_draw_dims_respect_constraints():
+    draws = draw_dims(
+        "Proofs.t", 3, ("W", "P"), constraints=(DimConstraint("W", ">=", "P"),), draws=6
+    )
+    assert len(draws) == 6
+    assert all(d["W"] >= d["P"] for d in draws)
+
+
+def test_draw_dims_fewer_when_space_small():
+    draws = draw_dims("Proofs.t", 0, ("n",), draws=8)
+    assert sorted(d["n"] for d in draws) == [1, 2, 3, 4, 5]
+
+
+def test_draw_dims_widen_range_for_many_dims():
+    draws = draw_dims("Proofs.t", 0, ("a", "b", "c", "d", "e", "f", "g"), draws=2)
+    assert all(len(set(d.values())) == 7 for d in draws)
+
+
+def test_refuse_dims_unsatisfiable():
+    with pytest.raises(DimsError) as info:
+        draw_dims("Proofs.t", 0, ("n",), pinned={"n": 2}, constraints=(DimConstraint("n", ">", 3),))
+    assert str(info.value) == "no dimensions in the given values satisfy n > 3 with n=2"
+
+
+def test_dvd_constraint_follows_lean():
+    c = DimConstraint("P", "dvd", "W")
+    assert c.holds({"P": 2, "W": 6}) and not c.holds({"P": 4, "W": 6})
+    assert DimConstraint(0, "dvd", "W").holds({"W": 0})
+    assert not DimConstraint(0, "dvd", "W").holds({"W": 3})
+
+
+def test_sample_trial_reproducible_per_trial():
+    specs = {"x": InputSpec.real((3,)), "k": InputSpec.nat(0, 9), "m": InputSpec.index_map(4, 3)}
+    plan = fin_plan(specs, 64)
+    base = draw_key("Proofs.t", 0, {"n": 3})
+    one = sample_trial(specs, plan, base, 5)
+    batch = sample_batch(specs, plan, base, range(8))
+    for name in specs:
+        np.testing.assert_array_equal(batch[name][5], one[name])
+    other = sample_trial(specs, plan, draw_key("Proofs.t", 1, {"n": 3}), 5)
+    assert not np.array_equal(other["x"], one["x"])
+
+
+def test_sample_trial_independent_of_other_inputs():
+    base = draw_key("Proofs.t", 0, {"n": 2})
+    alone = sample_trial({"x": InputSpec.real((2,))}, fin_plan({}, 64), base, 3)
+    specs = {"y": InputSpec.real((5,)), "x": InputSpec.real((2,))}
+    together = sample_trial(specs, fin_plan(specs, 64), base, 3)
+    np.testing.assert_array_equal(alone["x"], together["x"])
+
+
+def test_enumerate_fin_tuples_when_small():
+    specs = {"i": InputSpec.fin(2), "x": InputSpec.real(), "j": InputSpec.fin(3)}
+    plan = fin_plan(specs, 8)
+    assert plan.enumerated and plan.total == 6
+    base = draw_key("Proofs.t", 0, {})
+    tuples = [
+        (int(t["i"]), int(t["j"])) for t in (sample_trial(specs, plan, base, k) for k in range(8))
+    ]
+    assert tuples[:6] == [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)]
+    assert tuples[6:] == [(0, 0), (0, 1)]
+
+
+def test_sample_fin_when_product_exceeds_trials():
+    specs = {"i": InputSpec.fin(10), "j": InputSpec.fin(10)}
+    plan = fin_plan(specs, 64)
+    assert not plan.enumerated
+    values = sample_batch(specs, plan, draw_key("Proofs.t", 0, {}), range(64))
+    assert values["i"].min() >= 0 and values["i"].max() < 10
+    assert len({(int(a), int(b)) for a, b in zip(values["i"], values["j"], strict=True)}) > 30
+
+
+@pytest.mark.parametrize("constraint", ["positive", "nonnegative", "nonzero"])
+def test_sample_real_satisfies_constraint(constraint):
+    spec = InputSpec.real((1000,), constraint=constraint)
+    x = sample_input(spec, input_key((1, 2, 3, 4), 0, "x"))
+    ok = {"positive": x > 0, "nonnegative": x >= 0, "nonzero": x != 0}[constraint]
+    assert ok.all()
+
+
+def test_sample_named_distributions():
+    key = input_key((1, 2, 3, 4), 0, "x")
+    assert set(SAMPLERS) >= {"normal", "uniform", "positive", "small_int", "zeros", "ones"}
+    u = SAMPLERS["uniform"].factory((500,))(key)
+    assert u.min() >= -1 and u.max() <= 1
+    s = SAMPLERS["small_int"].factory((500,))(key)
+    assert set(np.unique(s)) <= {-3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0}
+    assert (SAMPLERS["positive"].factory((500,))(key) > 0).all()
+
+
+def test_stress_scale_only_in_float64():
+    assert [stress_scale(t, "float64") for t in range(8)] == [1, 1, 1, 1, 1, 1, 1e-3, 10]
+    assert {stress_scale(t, "float32") for t in range(8)} == {1.0}
+
+
+def test_sample_input_index_map_in_range():
+    m = sample_input(InputSpec.index_map(50, 4), input_key((0, 0, 0, 0), 0, "p"))
+    assert m.shape == (50,) and m.dtype == np.int64
+    assert m.min() >= 0 and m.max() < 4
+
+
+def test_stress_every_enumerated_tuple_meets_every_scale():
+    spec = InputSpec.real()
+    specs = {"i": InputSpec.fin(4), "x": spec}
+    plan = fin_plan(specs, 64)
+    base = draw_key("Proofs.t", 0, {})
+    scales: dict[int, set[float]] = {}
+    for t in range(64):
+        values = sample_trial(specs, plan, base, t)
+        unscaled = sample_input(spec, input_key(base, t, "x"))
+        scale = float(np.round(values["x"] / unscaled, 6))
+        scales.setdefault(int(values["i"]), set()).add(scale)
+    assert scales == {i: {1.0, 1e-3, 10.0} for i in range(4)}

@@ -1,0 +1,27 @@
+"""Derived checkers: a theorem's statement, interpreted in JAX with Lean's semantics.
+
+    from checkers.derived import derive
+    checker = derive("Proofs.sum_fin_prod", env)  # a Checker, or Unsupported(reason, missing)
+
+Constants get their meaning from their ingested equation when it has one that
+can be evaluated, else from the library (Lean core, Mathlib, the upstream
+vocabulary); `pdiv`, `pdivMat`, `fderiv` and `deriv` are always the library's
+(automatic differentiation). See semantics.py.
+"""
+
+from checkers.core import Unsupported
+from checkers.derived.derive import DerivedChecker, derive
+from checkers.derived.errors import EvalError, NotSupported
+from checkers.derived.evaluate import Evaluator
+from checkers.derived.semantics import LIBRARY, Semantics
+
+__all__ = [
+    "LIBRARY",
+    "DerivedChecker",
+    "EvalError",
+    "Evaluator",
+    "NotSupported",
+    "Semantics",
+    "Unsupported",
+    "derive",
+]

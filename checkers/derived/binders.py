@@ -1,0 +1,286 @@
+"""A theorem's binders and hypotheses as inputs, dimensions and constraints.
+
+- `{N a c : ℕ}` used in a type (or passed to a function) is a dimension the
+  harness draws; any other ℕ binder is a sampled natural number.
+- `ℝ`, `Vec n`, `Mat m n`, `Tensor3`, `Kernel4`, `Fin n → ℝ`, `Fin n → M`
+  (a generic `{M : Type*}` checked at ℝ) are real arrays; `Fin n` an index;
+  `Fin m → Fin D` an index map.
+- Hypotheses: `0 < ε`, `ε ≠ 0`, `0 ≤ ε` on a real scalar become sampling
+  constraints; relations between dimensions (`0 < n`, `P ≤ W`, `[NeZero n]`)
+  become dimension constraints; any other decidable hypothesis is evaluated per
+  trial, and where it fails the trial holds vacuously (Lean's implication);
+  the rest (`Differentiable ℝ f`, ...) are recorded as assumptions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from checkers.core import DimConstraint
+from checkers.derived.errors import NotSupported
+from checkers.derived.lean_core import CORE
+from checkers.derived.types import (
+    INT_NAMES,
+    NAT_NAMES,
+    REAL_NAMES,
+    const_name,
+    head_and_args,
+)
+from theorem_index.lean import syntax as S
+
+_CMP = {"<": "<", "≤": "<=", ">": ">", "≥": ">=", "=": "==", "≠": "!="}
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+# Classes that ℝ satisfies, for a generic type checked at ℝ.
+REAL_CLASSES = frozenset(
+    {
+        "AddCommMonoid",
+        "AddCommGroup",
+        "AddMonoid",
+        "AddGroup",
+        "Monoid",
+        "CommMonoid",
+        "Semiring",
+        "CommSemiring",
+        "Ring",
+        "CommRing",
+        "Field",
+        "LinearOrder",
+        "NormedAddCommGroup",
+        "NormedSpace",
+        "InnerProductSpace",
+        "Module",
+        "DecidableEq",
+        "Nonempty",
+        "Inhabited",
+        "Zero",
+        "One",
+        "Add",
+        "Mul",
+    }
+)
+# Core functions of numbers whose ℕ arguments need not be constants.
+VALUE_FUNCTIONS = frozenset(b.name for b in CORE) - {"Fin.last", "Finset.range"}
+NONFUNCTIONAL_HYPS = (
+    "Differentiable",
+    "DifferentiableAt",
+    "HasFDerivAt",
+    "HasDerivAt",
+    "Continuous",
+    "ContinuousAt",
+    "Proofs.HasVJP",
+    "Proofs.HasVJPAt",
+)
+
+
+@dataclass(frozen=True)
+class Input:
+    name: str
+    type: S.Term
+    role: str  # 'real' | 'fin' | 'nat' | 'index_map'
+
+
+@dataclass(frozen=True)
+class Hyp:
+    name: str
+    prop: S.Term
+    how: str  # 'constraint' | 'dims' | 'mask' | 'assume'
+    text: str
+
+
+@dataclass
+class Plan:
+    dims: list[str] = field(default_factory=list)
+    type_vars: list[str] = field(default_factory=list)
+    inputs: list[Input] = field(default_factory=list)
+    hyps: list[Hyp] = field(default_factory=list)
+    dim_constraints: list[DimConstraint] = field(default_factory=list)
+    fixed_dims: dict[str, int] = field(default_factory=dict)
+    constraints: dict[str, str] = field(default_factory=dict)  # real input -> constraint
+    assumptions: list[str] = field(default_factory=list)
+
+
+def _text(t: S.Term) -> str:
+    from theorem_index.lean import print_term
+
+    return str(print_term(t))
+
+
+def _is_name(t: S.Term | None, names: frozenset[str]) -> bool:
+    return isinstance(t, S.Const | S.Ident) and t.name in names
+
+
+def _occurs_in_types(name: str, terms: list[Any]) -> bool:
+    """Whether `name` is used in a type position or as a function argument."""
+
+    def var(u: Any) -> bool:
+        return isinstance(u, S.Var | S.Ident) and u.name == name
+
+    def anywhere(u: Any) -> bool:
+        if var(u):
+            return True
+        if isinstance(u, S.Term):
+            return any(
+                anywhere(getattr(u, f.name)) for f in dataclasses.fields(u) if f.name != "span"
+            )
+        if isinstance(u, tuple):
+            return any(anywhere(x) for x in u)
+        return False
+
+    def walk(u: Any) -> bool:
+        if isinstance(u, S.Binder):
+            return (u.type is not None and anywhere(u.type)) or walk(u.default)
+        if isinstance(u, S.Typed):
+            return anywhere(u.type) or walk(u.term)
+        if isinstance(u, S.App):
+            if any(var(a) for a in u.args) and const_name(u.fn) not in VALUE_FUNCTIONS:
+                return True
+            return walk(u.fn) or any(walk(a) for a in u.args)
+        if isinstance(u, S.BigOp) and u.domain is not None and anywhere(u.domain):
+            return True
+        if isinstance(u, S.Term):
+            return any(walk(getattr(u, f.name)) for f in dataclasses.fields(u) if f.name != "span")
+        if isinstance(u, tuple):
+            return any(walk(x) for x in u)
+        return False
+
+    return any(walk(t) for t in terms)
+
+
+def _is_prop(t: S.Term) -> bool:
+    if isinstance(t, S.BinOp) and t.op in (*_CMP, "∧", "∨", "↔", "∣", "∈", "∉"):
+        return True
+    if isinstance(t, S.Prefix) and t.op == "¬":
+        return True
+    if isinstance(t, S.Quant):
+        return True
+    h, _ = head_and_args(t)
+    name = const_name(h)
+    return name is not None and (name in NONFUNCTIONAL_HYPS or name in ("True", "False"))
+
+
+def _dim_side(t: S.Term, dims: list[str]) -> str | int | None:
+    if isinstance(t, S.Num):
+        return int(t.text, 0)
+    if isinstance(t, S.Var | S.Ident) and t.name in dims:
+        return t.name
+    return None
+
+
+def plan_binders(binders: tuple[S.Binder, ...], statement: S.Term) -> Plan:
+    plan = Plan()
+    flat: list[tuple[str, S.Term | None, str]] = []
+    for b in binders:
+        if b.pattern is not None:
+            raise NotSupported("a pattern binder in the theorem's signature")
+        if b.kind == "inst":
+            flat.append(("", b.type, "inst"))
+            continue
+        for n in b.names:
+            flat.append((n, b.type, b.kind))
+    later_types = [t for _, t, _ in flat if t is not None]
+    for name, ty, kind in flat:
+        if ty is None:
+            raise NotSupported(f"the binder {name} has no type")
+        if kind == "inst":
+            _instance(plan, ty)
+            continue
+        if isinstance(ty, S.Sort):
+            plan.type_vars.append(name)
+        elif _is_name(ty, NAT_NAMES):
+            if _occurs_in_types(name, [*later_types, statement, *binders]):
+                plan.dims.append(name)
+            else:
+                plan.inputs.append(Input(name, ty, "nat"))
+        elif _is_name(ty, INT_NAMES):
+            raise NotSupported(f"the integer binder {name} : ℤ")
+        elif _is_prop(ty):
+            _hypothesis(plan, name, ty)
+        else:
+            plan.inputs.append(Input(name, ty, _role(ty, plan)))
+    return plan
+
+
+def _role(ty: S.Term, plan: Plan) -> str:
+    h, args = head_and_args(ty)
+    if const_name(h) == "Fin" and len(args) == 1:
+        return "fin"
+    if _is_name(ty, REAL_NAMES):
+        return "real"
+    if isinstance(ty, S.Var | S.Ident) and ty.name in plan.type_vars:
+        return "real"
+    # Fin m → Fin D (an index map); everything else is resolved when typed.
+    t = ty
+    while isinstance(t, S.BinOp) and t.op == "→":
+        t = t.rhs
+    h2, args2 = head_and_args(t)
+    if t is not ty and const_name(h2) == "Fin" and len(args2) == 1:
+        return "index_map"
+    return "real"
+
+
+def _instance(plan: Plan, ty: S.Term) -> None:
+    h, args = head_and_args(ty)
+    name = const_name(h) or ""
+    short = name.rsplit(".", 1)[-1]
+    if short == "NeZero" and len(args) == 1 and _dim_side(args[0], plan.dims) is not None:
+        side = _dim_side(args[0], plan.dims)
+        assert side is not None
+        plan.dim_constraints.append(DimConstraint(side, "!=", 0))
+        return
+    if short in REAL_CLASSES and all(
+        isinstance(a, S.Var | S.Ident) and a.name in plan.type_vars for a in args
+    ):
+        return
+    plan.assumptions.append(f"instance [{_text(ty)}] assumed")
+
+
+def _hypothesis(plan: Plan, name: str, prop: S.Term) -> None:
+    text = _text(prop)
+    if isinstance(prop, S.BinOp) and prop.op in _CMP:
+        op = _CMP[prop.op]
+        left = _dim_side(prop.lhs, plan.dims)
+        right = _dim_side(prop.rhs, plan.dims)
+        if left is not None and right is not None:
+            plan.dim_constraints.append(DimConstraint(left, op, right))
+            if op == "==" and isinstance(left, str) and isinstance(right, int):
+                plan.fixed_dims[left] = right
+            if op == "==" and isinstance(right, str) and isinstance(left, int):
+                plan.fixed_dims[right] = left
+            plan.hyps.append(Hyp(name, prop, "dims", text))
+            return
+        c = _real_constraint(plan, prop.lhs, op, prop.rhs)
+        if c is not None:
+            var, kind = c
+            plan.constraints[var] = kind
+            plan.hyps.append(Hyp(name, prop, "constraint", text))
+            return
+    if isinstance(prop, S.BinOp) and prop.op == "∣":
+        left = _dim_side(prop.lhs, plan.dims)
+        right = _dim_side(prop.rhs, plan.dims)
+        if left is not None and right is not None:
+            plan.dim_constraints.append(DimConstraint(left, "dvd", right))
+            plan.hyps.append(Hyp(name, prop, "dims", text))
+            return
+    h, _ = head_and_args(prop)
+    if const_name(h) in NONFUNCTIONAL_HYPS:
+        plan.hyps.append(Hyp(name, prop, "assume", text))
+        plan.assumptions.append(f"{text} (hypothesis {name}, not sampled)")
+        return
+    plan.hyps.append(Hyp(name, prop, "mask", text))
+    plan.assumptions.append(f"{text} (hypothesis {name}): trials where it fails hold vacuously")
+
+
+def _real_constraint(plan: Plan, lhs: S.Term, op: str, rhs: S.Term) -> tuple[str, str] | None:
+    reals = {i.name for i in plan.inputs if i.role == "real" and _is_name(i.type, REAL_NAMES)}
+
+    def zero(t: S.Term) -> bool:
+        return isinstance(t, S.Num) and int(t.text, 0) == 0
+
+    if isinstance(rhs, S.Var | S.Ident) and rhs.name in reals and zero(lhs):
+        lhs, rhs, op = rhs, lhs, _FLIP[op]
+    if not (isinstance(lhs, S.Var | S.Ident) and lhs.name in reals and zero(rhs)):
+        return None
+    kind = {">": "positive", ">=": "nonnegative", "!=": "nonzero"}.get(op)
+    return (lhs.name, kind) if kind else None

@@ -1,0 +1,343 @@
+"""`derive(name, env)`: a checker built from a theorem's statement alone.
+
+The statement `A = B` under its binders becomes a pure JAX function of one
+trial's inputs returning (A, B); `≤`/`≥` (and `<`/`>`, checked non-strictly)
+return (max(A - B, 0), 0). Leading `∀ x,` and `P →` are binders too, and an
+equation between functions `f = fun (x : T) => e` is checked pointwise at a
+sampled x : T. Anything the evaluator cannot give Lean's meaning to makes the
+theorem `Unsupported`, with the reason and the constants that lack semantics;
+`derive` finds that out by tracing the checker once, abstractly, at small
+dimensions (no compilation).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from checkers.core import DimConstraint, InputSpec, ToleranceOverride, Unsupported
+from checkers.derived.arith import Ctx, coerce, select
+from checkers.derived.binders import Plan, plan_binders
+from checkers.derived.errors import EvalError, NotSupported
+from checkers.derived.evaluate import Evaluator
+from checkers.derived.semantics import Semantics
+from checkers.derived.types import TFin, fin_domains, kind_of, value_type
+from checkers.derived.values import Arr, Proof, TypeValue, as_array, static_nat
+from theorem_index.lean import analyse_declaration, print_term
+from theorem_index.lean import syntax as S
+
+VERSION = "derived-1"
+_RELATIONS = ("=", "≤", "≥", "<", ">")
+NAT_INPUT_RANGE = (0, 10)
+
+
+def _extensional(core: S.BinOp, taken: set[str]) -> tuple[tuple[S.Binder, ...], S.BinOp]:
+    """`f = fun (x : T) => e` holds when `f x = e` for every x: T becomes a sampled input."""
+    extra: list[S.Binder] = []
+    while core.op == "=":
+        lam = core.lhs if isinstance(core.lhs, S.Lam) else core.rhs
+        if not isinstance(lam, S.Lam) or not lam.binders:
+            break
+        b = lam.binders[0]
+        if b.pattern is not None or b.type is None or not b.names:
+            break
+        head = b.type.fn if isinstance(b.type, S.App) else b.type
+        if isinstance(head, S.Const | S.Ident) and head.name == "Fin":
+            break
+        name = b.names[0]
+        while name in taken:
+            name += "'"
+        taken.add(name)
+        extra.append(S.Binder("explicit", (name,), b.type))
+        x = S.Var(name)
+        core = S.BinOp("=", S.App(core.lhs, (x,)), S.App(core.rhs, (x,)))
+    return tuple(extra), core
+
+
+def _binder_names(binders: tuple[S.Binder, ...]) -> set[str]:
+    return {n for b in binders for n in b.names}
+
+
+def _peel(statement: S.Term) -> tuple[tuple[S.Binder, ...], S.Term]:
+    """Leading `∀ x, ...` and `P → ...` become binders."""
+    extra: list[S.Binder] = []
+    t = statement
+    while True:
+        if isinstance(t, S.Quant) and t.q == "∀" and t.bound is None:
+            extra.extend(t.binders)
+            t = t.body
+        elif isinstance(t, S.BinOp) and t.op == "→":
+            extra.append(S.Binder("explicit", (f"_h{len(extra)}",), t.lhs))
+            t = t.rhs
+        else:
+            return tuple(extra), t
+
+
+@dataclass
+class DerivedChecker:
+    name: str
+    relation: S.BinOp
+    plan: Plan
+    semantics: Semantics
+    dependencies: tuple[str, ...]
+    version: str
+    kind: str = "derived"
+    tolerance: ToleranceOverride | None = None
+    _sizes: dict[tuple[tuple[str, int], ...], dict[str, Any]] = field(default_factory=dict)
+
+    # --- protocol -------------------------------------------------------------
+
+    @property
+    def dim_names(self) -> tuple[str, ...]:
+        return tuple(self.plan.dims)
+
+    @property
+    def fixed_dims(self) -> Mapping[str, int]:
+        return dict(self.plan.fixed_dims)
+
+    @property
+    def assumptions(self) -> tuple[str, ...]:
+        extra: tuple[str, ...] = ()
+        if self.relation.op in ("<", ">"):
+            extra = ("strict inequality checked as non-strict",)
+        return tuple(self.plan.assumptions) + extra
+
+    def dim_constraints(self) -> Sequence[DimConstraint]:
+        return tuple(self.plan.dim_constraints)
+
+    def _base_env(self, dims: Mapping[str, int]) -> dict[str, Any]:
+        missing = [d for d in self.plan.dims if d not in dims]
+        if missing:
+            raise EvalError(f"no value for the dimension(s) {', '.join(missing)}")
+        env: dict[str, Any] = {d: static_nat(int(dims[d])) for d in self.plan.dims}
+        for t in self.plan.type_vars:
+            env[t] = TypeValue("ℝ")
+        for h in self.plan.hyps:
+            env[h.name] = Proof(h.name)
+        return env
+
+    def _types(self, dims: Mapping[str, int]) -> dict[str, Any]:
+        key = tuple(sorted((k, int(v)) for k, v in dims.items()))
+        if key not in self._sizes:
+            ev = Evaluator(self.semantics)
+            env = self._base_env(dims)
+            self._sizes[key] = {i.name: ev.type_of(i.type, env) for i in self.plan.inputs}
+        return self._sizes[key]
+
+    def input_specs(self, dims: Mapping[str, int]) -> dict[str, InputSpec]:
+        out: dict[str, InputSpec] = {}
+        for inp in self.plan.inputs:
+            ty = self._types(dims)[inp.name]
+            doms, elem = fin_domains(ty)
+            shape = tuple(d.n for d in doms)
+            kind = kind_of(ty)
+            if inp.role == "nat":
+                out[inp.name] = InputSpec.nat(*NAT_INPUT_RANGE)
+            elif kind == "fin" and not doms:
+                assert isinstance(elem, TFin) and elem.sz is not None
+                out[inp.name] = InputSpec.fin(elem.sz.n)
+            elif kind == "fin" and len(doms) == 1:
+                assert isinstance(elem, TFin) and elem.sz is not None
+                out[inp.name] = InputSpec.index_map(shape[0], elem.sz.n)
+            elif kind == "real":
+                constraint = self.plan.constraints.get(inp.name)
+                out[inp.name] = InputSpec.real(shape, constraint=constraint)
+            else:
+                raise NotSupported(
+                    f"the binder {inp.name} : {print_term(inp.type)} is not a number, index "
+                    "or array over Fin, so it cannot be sampled"
+                )
+        return out
+
+    def _inputs_env(
+        self, dims: Mapping[str, int], inputs: Mapping[str, Any], dtype: Any
+    ) -> dict[str, Any]:
+        env = self._base_env(dims)
+        types = self._types(dims)
+        for inp in self.plan.inputs:
+            x = inputs[inp.name]
+            ty = types[inp.name]
+            doms, elem = fin_domains(ty)
+            if inp.role == "nat":
+                env[inp.name] = Arr(jnp.asarray(x), "nat")
+            elif kind_of(ty) == "fin":
+                assert isinstance(elem, TFin)
+                env[inp.name] = Arr(jnp.asarray(x), "fin", dom=doms, bound=elem.sz)
+            else:
+                env[inp.name] = Arr(jnp.asarray(x, dtype), "real", dom=doms)
+        return env
+
+    def _sides(self, ev: Evaluator, env: Mapping[str, Any]) -> tuple[Arr, Arr]:
+        rel = self.relation
+        if isinstance(rel.lhs, S.Lam) != isinstance(rel.rhs, S.Lam):
+            # `f x = fun j => ..`: the other side gives the lambda its type
+            first, second = (rel.rhs, rel.lhs) if isinstance(rel.lhs, S.Lam) else (rel.lhs, rel.rhs)
+            a = ev.eval(first, env)
+            b = ev.eval(second, env, value_type(a) if isinstance(a, Arr) else None)
+            lhs, rhs = (b, a) if isinstance(rel.lhs, S.Lam) else (a, b)
+        else:
+            kind, _, vals = ev.typed_leaves([rel.lhs, rel.rhs], env, None)
+            lhs = ev._fold(rel.lhs, vals, kind)
+            rhs = ev._fold(rel.rhs, vals, kind)
+        # a side that is still a function of indices takes the other side's domain
+        if isinstance(lhs, Arr) and lhs.dom and not isinstance(rhs, Arr):
+            rhs = ev.tabulate(rhs, lhs.dom)
+        elif isinstance(rhs, Arr) and rhs.dom and not isinstance(lhs, Arr):
+            lhs = ev.tabulate(lhs, rhs.dom)
+        for side in (lhs, rhs):
+            if not isinstance(side, Arr):
+                raise NotSupported("an equation between values that are not numbers or arrays")
+            if side.kind == "bool":
+                raise NotSupported("an equation between propositions")
+            if side.axes:
+                raise EvalError("internal: a side still depends on a bound index")
+        lhs = coerce(lhs, "real", ev.ctx)
+        rhs = coerce(rhs, "real", ev.ctx)
+        for h in self.plan.hyps:
+            if h.how in ("mask", "dims"):
+                ok = ev.eval(h.prop, env)
+                if not (isinstance(ok, Arr) and ok.kind == "bool"):
+                    raise NotSupported(f"the hypothesis {h.text} is not decidable here")
+                zero = Arr(jnp.zeros((), ev.ctx.dtype), "real")
+                lhs = select(ok, lhs, zero, ev.ctx)
+                rhs = select(ok, rhs, zero, ev.ctx)
+        return lhs, rhs
+
+    def build(self, dims: Mapping[str, int], dtype: Any) -> Callable[[dict[str, Any]], Any]:
+        dims = {k: int(v) for k, v in dims.items()}
+        dt = jnp.dtype(dtype)
+        self._types(dims)
+        op = self.relation.op
+
+        def fn(inputs: dict[str, Any]) -> tuple[Any, Any]:
+            ev = Evaluator(self.semantics, Ctx(dtype=dt, int_dtype=jnp.int64))
+            lhs, rhs = self._sides(ev, self._inputs_env(dims, inputs, dt))
+            shape = jnp.broadcast_shapes(lhs.shape, rhs.shape)
+            a = jnp.broadcast_to(as_array(lhs, dt), shape)
+            b = jnp.broadcast_to(as_array(rhs, dt), shape)
+            if op in ("≤", "<"):
+                return jnp.maximum(a - b, 0), jnp.zeros_like(a)
+            if op in ("≥", ">"):
+                return jnp.maximum(b - a, 0), jnp.zeros_like(a)
+            return a, b
+
+        return fn
+
+    def locate_nonfinite(self, dims: Mapping[str, int], inputs: Mapping[str, Any]) -> str | None:
+        """The first subterm (innermost first) whose value holds a NaN or infinity."""
+        found: list[S.Term] = []
+
+        def probe(t: S.Term, v: Any) -> None:
+            if found or not isinstance(v, Arr) or v.kind not in ("real", "num"):
+                return
+            d = v.data
+            if isinstance(d, jax.core.Tracer) or v.is_static:
+                return
+            if not np.all(np.isfinite(np.asarray(d, dtype=np.float64))):
+                found.append(t)
+
+        dt = jnp.dtype(
+            next(
+                (
+                    np.asarray(v).dtype
+                    for v in inputs.values()
+                    if np.issubdtype(np.asarray(v).dtype, np.floating)
+                ),
+                np.float64,
+            )
+        )
+        ev = Evaluator(self.semantics, Ctx(dtype=dt, int_dtype=jnp.int64), probe=probe)
+        env = self._inputs_env({k: int(v) for k, v in dims.items()}, inputs, dt)
+        with jax.disable_jit():
+            self._sides(ev, env)
+        return str(print_term(found[0])) if found else None
+
+
+# --- derivation -------------------------------------------------------------------
+
+
+def _version(name: str, env: Any, deps: tuple[str, ...]) -> str:
+    h = hashlib.sha256(VERSION.encode())
+    for n in (name, *deps):
+        d = env.get(n) if hasattr(env, "get") else None
+        h.update(n.encode())
+        if d is not None:
+            h.update(d.content_hash().encode())
+    return f"{VERSION}:{h.hexdigest()[:12]}"
+
+
+def _trial_dims(plan: Plan) -> dict[str, int]:
+    """Small dimensions that satisfy the dimension constraints, for a dry run."""
+    for base in (2, 3, 1, 4, 5):
+        dims = dict.fromkeys(plan.dims, base)
+        dims.update(plan.fixed_dims)
+        for _ in range(4):
+            bad = [c for c in plan.dim_constraints if not c.holds(dims)]
+            if not bad:
+                return dims
+            for c in bad:
+                for side in c.names:
+                    dims[side] = dims[side] + 1
+        if all(c.holds(dims) for c in plan.dim_constraints):
+            return dims
+    return dict.fromkeys(plan.dims, 2)
+
+
+def dry_run(checker: DerivedChecker, dims: Mapping[str, int]) -> None:
+    """Trace the checker once, abstractly, to find what it cannot evaluate."""
+    specs = checker.input_specs(dims)
+    fn = checker.build(dims, np.float64)
+    abstract = {
+        n: jax.ShapeDtypeStruct(s.shape, jnp.float64 if s.kind == "real" else jnp.int64)
+        for n, s in specs.items()
+    }
+    out = jax.eval_shape(fn, abstract)
+    if tuple(out[0].shape) != tuple(out[1].shape):
+        raise EvalError(f"the two sides have different shapes: {out[0].shape} and {out[1].shape}")
+
+
+def derive(name: str, env: Any) -> DerivedChecker | Unsupported:
+    decl = env.get(name) if hasattr(env, "get") else None
+    if decl is None:
+        return Unsupported(f"{name} is not declared")
+    sem = Semantics(env)
+    analysis = analyse_declaration(decl, sem.known)
+    if analysis.errors or analysis.statement is None or analysis.binders is None:
+        why = "; ".join(str(e) for e in analysis.errors) or "no statement"
+        return Unsupported(f"the statement does not parse: {why}")
+    extra, core = _peel(analysis.statement)
+    if not (isinstance(core, S.BinOp) and core.op in _RELATIONS):
+        what = core.op if isinstance(core, S.BinOp) else type(core).__name__
+        return Unsupported(f"the statement is not an equation or inequality (its head is {what})")
+    funext, core = _extensional(core, _binder_names(analysis.binders + extra))
+    extra = extra + funext
+    try:
+        plan = plan_binders(analysis.binders + extra, core)
+    except NotSupported as e:
+        return Unsupported(e.reason, e.missing)
+    evaluated = [core, *(h.prop for h in plan.hyps if h.how in ("mask", "dims"))]
+    missing = sem.missing_in(evaluated)
+    if missing:
+        return Unsupported(f"no semantics for: {', '.join(missing)}", missing)
+    deps = sem.dependencies([core, *extra])
+    checker = DerivedChecker(
+        name=name,
+        relation=core,
+        plan=plan,
+        semantics=sem,
+        dependencies=deps,
+        version=_version(name, env, deps),
+    )
+    try:
+        dry_run(checker, _trial_dims(plan))
+    except NotSupported as e:
+        return Unsupported(e.reason, e.missing)
+    except EvalError as e:
+        return Unsupported(f"cannot evaluate the statement: {e}")
+    return checker

@@ -1,0 +1,288 @@
+"""Definitions whose semantics come from their ingested equation.
+
+`Proofs.rowDense_weight_grad X dY i j = ∑ r : Fin N, X r i * dY r j` with
+binders `{N a c : ℕ} (X : Mat N a) (dY : Mat N c)` and type `Mat a c`
+unfolds like a macro: the explicit arguments are bound to the left-hand
+side's variables, the implicit dimensions (N, a, c) are inferred by unifying
+the binder types with the arguments' types (sizes and how they factor), and
+trailing index variables (i, j) that are not supplied are abstracted over, so
+`rowDense_weight_grad X dY` is the whole `Mat a c`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from checkers.derived import arith as A
+from checkers.derived.errors import EvalError, NotSupported
+from checkers.derived.types import (
+    NAT_NAMES,
+    REAL_NAMES,
+    TFin,
+    TFun,
+    Ty,
+    array_rank,
+    const_name,
+    eval_dim,
+    head_and_args,
+)
+from checkers.derived.values import Arr, Axis, Sz, TypeValue, iota, move_axis_to_dom, static_nat
+from theorem_index.lean import syntax as S
+
+if TYPE_CHECKING:
+    from checkers.derived.evaluate import Evaluator
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: S.Term | None
+    kind: str  # binder kind: explicit, implicit, strict, inst
+
+
+def type_dim_exprs(t: S.Term | None) -> tuple[list[S.Term], S.Term | None]:
+    """The `Fin` domain size expressions of a type term, and its element type."""
+    dims: list[S.Term] = []
+    while t is not None:
+        if isinstance(t, S.Paren):
+            t = t.term
+            continue
+        if isinstance(t, S.BinOp) and t.op == "→":
+            h, args = head_and_args(t.lhs)
+            if const_name(h) == "Fin" and len(args) == 1:
+                dims.append(args[0])
+                t = t.rhs
+                continue
+            return dims, t
+        h, args = head_and_args(t)
+        name = const_name(h)
+        rank = array_rank(name) if name else None
+        if rank is not None and len(args) == rank:
+            return dims + list(args), S.Const("Real")
+        return dims, t
+    return dims, None
+
+
+def _is_nat(t: S.Term | None) -> bool:
+    return isinstance(t, S.Const | S.Ident) and t.name in NAT_NAMES
+
+
+def _is_sort(t: S.Term | None) -> bool:
+    return isinstance(t, S.Sort)
+
+
+class EqnFn:
+    """A definition unfolded through its equation."""
+
+    def __init__(
+        self,
+        name: str,
+        params: tuple[Param, ...],
+        result: S.Term | None,
+        lhs_vars: tuple[str, ...],
+        rhs: S.Term,
+    ) -> None:
+        self.name = name
+        self.params = params
+        self.result = result
+        self.explicit = tuple(p for p in params if p.kind == "explicit")
+        if len(lhs_vars) < len(self.explicit):
+            raise NotSupported(f"the equation of {name} names fewer arguments than it takes")
+        self.lhs_vars = lhs_vars
+        self.rhs = rhs
+        res_dims, self.res_elem = type_dim_exprs(result)
+        self.extra = lhs_vars[len(self.explicit) :]
+        if len(self.extra) > len(res_dims):
+            raise NotSupported(
+                f"the equation of {name} applies its value to more indices than its type has"
+            )
+        self.extra_dims = res_dims[: len(self.extra)]
+        self.rest_dims = res_dims[len(self.extra) :]
+
+    def __repr__(self) -> str:
+        return f"EqnFn({self.name})"
+
+    def min_args(self) -> int:
+        return len(self.explicit)
+
+    def param_kind(self, k: int) -> str | None:
+        if k < len(self.explicit):
+            t = self.explicit[k].type
+            if _is_nat(t):
+                return "nat"
+            if isinstance(t, S.Const | S.Ident) and t.name in REAL_NAMES:
+                return "real"
+            h, _ = head_and_args(t) if t is not None else (None, ())
+            if h is not None and const_name(h) == "Fin":
+                return "fin"
+            return None
+        return "fin"
+
+    # --- unfolding -----------------------------------------------------------
+
+    def apply_args(self, ev: Evaluator, args: tuple[Any, ...]) -> tuple[Any, int]:
+        n_exp = len(self.explicit)
+        used = min(len(args), n_exp + len(self.extra))
+        dims: dict[str, Sz] = {}
+        pending: list[tuple[S.Term, int]] = []
+        unknown = {p.name for p in self.params if _is_nat(p.type) and p.kind != "explicit"}
+        for p, a in zip(self.explicit, args, strict=False):
+            if _is_nat(p.type):
+                # a constant ℕ may size types in the body; a sampled one is a plain value
+                if isinstance(a, Arr) and a.is_static:
+                    dims[p.name] = Sz(int(a.data))
+                continue
+            _unify_value(p.type, a, dims, unknown, pending)
+        for expr, a in zip(self.extra_dims, args[n_exp:used], strict=False):
+            if isinstance(a, Arr) and a.kind == "fin" and a.bound is not None:
+                _unify_dim(expr, a.bound, dims, unknown, pending)
+        _solve(pending, dims, unknown, self.name)
+        missing = sorted(n for n in unknown if n not in dims)
+        if missing:
+            raise EvalError(
+                f"{self.name}: cannot infer the implicit dimension(s) "
+                f"{', '.join(missing)} from the arguments"
+            )
+        env: dict[str, Any] = {k: static_nat(v.n) for k, v in dims.items()}
+        for p in self.params:
+            if _is_sort(p.type):
+                env[p.name] = TypeValue("ℝ")
+        sizes: dict[str, Any] = {**env, **dims}
+        for p, var, a in zip(self.explicit, self.lhs_vars, args, strict=False):
+            v = a
+            if p.type is not None and isinstance(a, Arr) and not _is_nat(p.type):
+                v = ev.coerce_to(a, ev.type_of(p.type, env))
+            elif _is_nat(p.type) and isinstance(a, Arr) and not a.is_static:
+                v = A.coerce(a, "nat", ev.ctx)
+            env[p.name] = v
+            env[var] = v
+        axes: list[tuple[Axis, Sz]] = []
+        for k, (var, expr) in enumerate(zip(self.extra, self.extra_dims, strict=True)):
+            sz = eval_dim(expr, sizes)
+            if n_exp + k < used:
+                env[var] = A.coerce(ev._arr(args[n_exp + k], self.name), "fin", ev.ctx, sz)
+            else:
+                ax = Axis(var, sz.n)
+                env[var] = iota(ax, bound=sz)
+                axes.append((ax, sz))
+        expected = self._expected(ev, env) if not axes else None
+        val = ev.eval(self.rhs, env, expected)
+        if axes:
+            if not isinstance(val, Arr):
+                raise EvalError(f"{self.name}: its value is not a number or array")
+            for ax, sz in reversed(axes):
+                val = move_axis_to_dom(val, ax, sz)
+        if expected is not None:
+            val = ev.coerce_to(val, expected)
+        return val, used
+
+    def _expected(self, ev: Evaluator, env: dict[str, Any]) -> Ty | None:
+        """The type of the value once every trailing index is supplied."""
+        if self.result is None or self.res_elem is None:
+            return None
+        try:
+            out = ev.type_of(self.res_elem, env)
+            for e in reversed(self.rest_dims):
+                out = TFun(TFin(eval_dim(e, env)), out)
+            return out
+        except EvalError:
+            return None
+
+
+# --- dimension unification ------------------------------------------------------
+
+
+def _unify_value(
+    ty: S.Term | None,
+    v: Any,
+    dims: dict[str, Sz],
+    unknown: set[str],
+    pending: list[tuple[S.Term, int]],
+) -> None:
+    if ty is None or not isinstance(v, Arr):
+        return
+    exprs, elem = type_dim_exprs(ty)
+    if len(exprs) == len(v.dom):
+        for e, sz in zip(exprs, v.dom, strict=True):
+            _unify_dim(e, sz, dims, unknown, pending)
+    if elem is not None and v.kind == "fin" and v.bound is not None:
+        h, args = head_and_args(elem)
+        if const_name(h) == "Fin" and len(args) == 1:
+            _unify_dim(args[0], v.bound, dims, unknown, pending)
+
+
+def _unify_dim(
+    e: S.Term, sz: Sz, dims: dict[str, Sz], unknown: set[str], pending: list[tuple[S.Term, int]]
+) -> None:
+    if isinstance(e, S.Paren):
+        _unify_dim(e.term, sz, dims, unknown, pending)
+        return
+    if isinstance(e, S.Var | S.Ident) and e.name in unknown:
+        if e.name in dims:
+            if dims[e.name].n != sz.n:
+                raise EvalError(f"dimension {e.name} is both {dims[e.name].n} and {sz.n}")
+            if dims[e.name].factors is None and sz.factors is not None:
+                dims[e.name] = sz
+        else:
+            dims[e.name] = sz
+        return
+    if isinstance(e, S.BinOp) and e.op == "*" and sz.factors is not None:
+        _unify_dim(e.lhs, sz.factors[0], dims, unknown, pending)
+        _unify_dim(e.rhs, sz.factors[1], dims, unknown, pending)
+        return
+    pending.append((e, sz.n))
+
+
+def _free_dims(e: S.Term, unknown: set[str], dims: dict[str, Sz]) -> set[str]:
+    if isinstance(e, S.Var | S.Ident):
+        return {e.name} if e.name in unknown and e.name not in dims else set()
+    if isinstance(e, S.BinOp):
+        return _free_dims(e.lhs, unknown, dims) | _free_dims(e.rhs, unknown, dims)
+    if isinstance(e, S.Paren):
+        return _free_dims(e.term, unknown, dims)
+    return set()
+
+
+def _solve(
+    pending: list[tuple[S.Term, int]], dims: dict[str, Sz], unknown: set[str], name: str
+) -> None:
+    progress = True
+    while pending and progress:
+        progress = False
+        for item in list(pending):
+            e, n = item
+            free = _free_dims(e, unknown, dims)
+            if not free:
+                got = eval_dim(e, dims)
+                if got.n != n:
+                    raise EvalError(f"{name}: a size {n} where the type says {got.n}")
+                pending.remove(item)
+                progress = True
+            elif len(free) == 1:
+                _solve_one(e, n, dims, unknown, name)
+                pending.remove(item)
+                progress = True
+
+
+def _solve_one(e: S.Term, n: int, dims: dict[str, Sz], unknown: set[str], name: str) -> None:
+    if isinstance(e, S.Paren):
+        _solve_one(e.term, n, dims, unknown, name)
+        return
+    if isinstance(e, S.Var | S.Ident):
+        dims[e.name] = Sz(n)
+        return
+    if isinstance(e, S.BinOp):
+        lhs_free = bool(_free_dims(e.lhs, unknown, dims))
+        known = eval_dim(e.rhs if lhs_free else e.lhs, dims).n
+        other = e.lhs if lhs_free else e.rhs
+        if e.op == "+" and n >= known:
+            _solve_one(other, n - known, dims, unknown, name)
+            return
+        if e.op == "*" and known and n % known == 0:
+            _solve_one(other, n // known, dims, unknown, name)
+            return
+        if e.op == "-" and lhs_free and n > 0:
+            _solve_one(other, n + known, dims, unknown, name)
+            return
+    raise EvalError(f"{name}: cannot infer a dimension from a size {n}")

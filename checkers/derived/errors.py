@@ -1,0 +1,20 @@
+"""Why a statement could not be evaluated."""
+
+from __future__ import annotations
+
+
+class EvalError(Exception):
+    """The evaluator met something it cannot give Lean's meaning to."""
+
+
+class NotSupported(EvalError):
+    """A construct or constant outside what the derived checkers evaluate.
+
+    `missing` lists constants that have no semantics (neither an ingested
+    equation nor a library entry).
+    """
+
+    def __init__(self, reason: str, missing: tuple[str, ...] = ()) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.missing = missing

@@ -1,0 +1,344 @@
+"""The term-tree interpreter: Lean terms to JAX values, never through Python eval.
+
+`Evaluator.eval(term, env, expected)` returns a value (see values.py). A
+`fun (r : Fin N) => body` is the body evaluated for every r at once on a
+named axis; `∑ r : Fin N, body` sums that axis away; applying an array to an
+index is indexing; `if` is a select of two total branches. Arithmetic trees
+are typed the way Lean's `binop%` elaborator types them: every leaf is
+brought to the largest type among the leaves (and the expected type), and a
+coercion `↑x` takes that type.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any, Protocol
+
+import jax
+import jax.numpy as jnp
+
+from checkers.derived import arith as A
+from checkers.derived.errors import EvalError, NotSupported
+from checkers.derived.forms import Forms, binder_params
+from checkers.derived.host import Env
+from checkers.derived.operators import Operators
+from checkers.derived.types import (
+    TFin,
+    TFun,
+    TInt,
+    TNat,
+    TReal,
+    Ty,
+    eval_dim,
+    eval_type,
+    fin_domains,
+    kind_of,
+)
+from checkers.derived.values import (
+    Arr,
+    Axis,
+    Builtin,
+    Closure,
+    Pair,
+    Partial,
+    Proof,
+    Sz,
+    TypeValue,
+    as_array,
+    iota,
+    move_axis_to_dom,
+    num,
+)
+from checkers.derived.vectorise import index
+from theorem_index.lean import syntax as S
+
+jax.config.update("jax_enable_x64", True)
+
+# Nested evaluations (and unfolded definitions) allowed before giving up; each
+# level takes a few Python frames, so this stays well inside the recursion limit.
+MAX_DEPTH = 150
+
+
+class Library(Protocol):
+    def lookup(self, name: str) -> Any: ...
+
+
+def _applied_to(name: str, t: Any) -> list[S.Term]:
+    """The functions that the variable `name` is passed to as an argument in t."""
+    out: list[S.Term] = []
+
+    def walk(u: Any) -> None:
+        if isinstance(u, S.App):
+            for p, a in enumerate(u.args):
+                if isinstance(a, S.Var | S.Ident) and a.name == name:
+                    out.append(u.fn if p == 0 else S.App(u.fn, u.args[:p]))
+                    break
+        if isinstance(u, S.Term):
+            for f in dataclasses.fields(u):
+                if f.name != "span":
+                    walk(getattr(u, f.name))
+        elif isinstance(u, tuple):
+            for x in u:
+                walk(x)
+
+    walk(t)
+    return out
+
+
+class Evaluator(Operators, Forms):
+    def __init__(
+        self,
+        library: Library,
+        ctx: A.Ctx | None = None,
+        probe: Callable[[S.Term, Any], None] | None = None,
+    ) -> None:
+        self.lib = library
+        self.ctx = ctx or A.Ctx()
+        self.probe = probe
+        self.depth = 0
+
+    def eval(self, t: S.Term, env: Env, expected: Ty | None = None) -> Any:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise NotSupported("the definitions unfold too deeply (recursion?)")
+        try:
+            v = self._eval(t, env, expected)
+        finally:
+            self.depth -= 1
+        if self.probe is not None:
+            self.probe(t, v)
+        return v
+
+    def _eval(self, t: S.Term, env: Env, expected: Ty | None) -> Any:
+        if isinstance(t, S.Paren):
+            return self.eval(t.term, env, expected)
+        if isinstance(t, S.Var | S.Ident):
+            return self._name(t, env, expected)
+        if isinstance(t, S.Const):
+            return self.constant(t.name)
+        if isinstance(t, S.Num):
+            return self._numeral(num(int(t.text, 0)), expected)
+        if isinstance(t, S.Decimal):
+            return num(Fraction(t.text))
+        if isinstance(t, S.App):
+            return self._app(t, env, expected)
+        if isinstance(t, S.BinOp):
+            return self._binop(t, env, expected)
+        if isinstance(t, S.Prefix):
+            return self._prefix(t, env, expected)
+        if isinstance(t, S.Postfix):
+            if t.op == "⁻¹":
+                x = A.coerce(self._arr(self.eval(t.arg, env, TReal()), "⁻¹"), "real", self.ctx)
+                return x.with_(data=A.real_inv(as_array(x)), iota=None)
+            raise NotSupported(f"postfix {t.op}")
+        if isinstance(t, S.Typed):
+            ty = self.type_of(t.type, env)
+            return self.coerce_to(self.eval(t.term, env, ty), ty)
+        if isinstance(t, S.Tuple):
+            return self._tuple(list(t.items), env, expected)
+        if isinstance(t, S.Anon):
+            return self._anon(t, env, expected)
+        if isinstance(t, S.VecLit):
+            return self._veclit(t, env)
+        if isinstance(t, S.Abs):
+            x = self._arr(self.eval(t.term, env, expected), "|·|")
+            if x.kind == "num" and x.is_static:
+                return num(abs(Fraction(x.data)))
+            if x.kind == "nat" or x.kind == "fin":
+                return x
+            return x.with_(data=jnp.abs(as_array(x)), iota=None)
+        if isinstance(t, S.Norm):
+            return self._norm(t, env)
+        if isinstance(t, S.Proj):
+            return self._proj(t, env, expected)
+        if isinstance(t, S.Lam):
+            return self.lam(binder_params(t.binders), t.body, env, expected)
+        if isinstance(t, S.BigOp):
+            return self._bigop(t, env, expected)
+        if isinstance(t, S.Let):
+            return self._let(t, env, expected)
+        if isinstance(t, S.If):
+            return self._if(t, env, expected)
+        if isinstance(t, S.Quant):
+            return self._quant(t, env)
+        if isinstance(t, S.Sort):
+            return TypeValue(t.kind)
+        if isinstance(t, S.By):
+            return Proof("by")
+        raise NotSupported(f"the construct {type(t).__name__} is not evaluated")
+
+    def _name(self, t: S.Var | S.Ident, env: Env, expected: Ty | None) -> Any:
+        if t.name in env:
+            return env[t.name]
+        if isinstance(t, S.Ident) and "." in t.name:
+            head, _, rest = t.name.partition(".")
+            if head in env:
+                term: S.Term = S.Var(head)
+                for f in rest.split("."):
+                    term = S.Proj(term, f)
+                return self.eval(term, env, expected)
+        if isinstance(t, S.Ident):
+            return self.constant(t.name)
+        raise EvalError(f"unbound variable {t.name}")
+
+    def constant(self, name: str) -> Any:
+        v = self.lib.lookup(name)
+        if isinstance(v, Builtin) and v.arity == 0:
+            return v.fn(self, ())
+        if hasattr(v, "apply_args") and v.min_args() == 0:
+            # a definition without explicit parameters denotes its value
+            try:
+                return v.apply_args(self, ())[0]
+            except EvalError:
+                return v
+        return v
+
+    def type_of(self, t: S.Term, env: Env) -> Ty:
+        return eval_type(t, env, lambda u, e: self.eval(u, e))
+
+    def dim_of(self, t: S.Term, env: Env) -> Sz:
+        return eval_dim(t, env, lambda u, e: self.eval(u, e))
+
+    def _numeral(self, v: Arr, expected: Ty | None) -> Arr:
+        if isinstance(expected, TFin):
+            return A.coerce(v, "fin", self.ctx, expected.sz)
+        if isinstance(expected, TNat):
+            return A.coerce(v, "nat", self.ctx)
+        return v
+
+    def coerce_to(self, v: Any, ty: Ty) -> Any:
+        if not isinstance(v, Arr):
+            return v
+        dims, elem = fin_domains(ty)
+        kind = kind_of(ty)
+        if kind is None or kind == "bool":
+            return v
+        if len(dims) == len(v.dom) and dims:
+            if tuple(d.n for d in dims) != tuple(d.n for d in v.dom):
+                raise EvalError(
+                    f"a {v.describe()} where {len(dims)} indices of sizes "
+                    f"{[d.n for d in dims]} are expected"
+                )
+            v = v.with_(dom=dims)
+        return A.coerce(v, kind, self.ctx, elem.sz if isinstance(elem, TFin) else None)
+
+    @staticmethod
+    def _arr(v: Any, what: str) -> Arr:
+        if not isinstance(v, Arr):
+            raise EvalError(f"{what} of a {type(v).__name__}, not a number or array")
+        return v
+
+    def _expect_arg(self, fn: Any, k: int, expected: Ty | None) -> Ty | None:
+        if isinstance(fn, Arr):
+            return TFin(fn.dom[k]) if k < len(fn.dom) else None
+        head, have = (fn.head, len(fn.args)) if isinstance(fn, Partial) else (fn, 0)
+        kind: str | None = None
+        if isinstance(head, Builtin):
+            if head.arg_expect is not None:
+                ty = head.arg_expect(have + k, expected)
+                if ty is not None:
+                    return ty
+            pt = head.param_types
+            kind = pt[have + k] if have + k < len(pt) else None
+        elif hasattr(head, "param_kind"):
+            kind = head.param_kind(have + k)
+        return {"nat": TNat(), "real": TReal(), "fin": TFin(None), "int": TInt()}.get(kind or "")
+
+    def _app(self, t: S.App, env: Env, expected: Ty | None) -> Any:
+        fn = self.eval(t.fn, env)
+        args: list[Any] = []
+        for k, a in enumerate(t.args):
+            if isinstance(a, S.NamedArg):
+                raise NotSupported("named arguments (x := e)")
+            args.append(self.eval(a, env, self._expect_arg(fn, k, expected)))
+        return self.apply(fn, args)
+
+    def apply(self, fn: Any, args: list[Any]) -> Any:
+        args = list(args)
+        while args:
+            if isinstance(fn, Arr):
+                a = args.pop(0)
+                if isinstance(a, Pair):
+                    raise NotSupported("applying an array to a pair")
+                fn = index(fn, self._arr(a, "an index"), self.ctx)
+                continue
+            if isinstance(fn, Closure):
+                fn = self.apply_closure(fn, args.pop(0))
+                continue
+            if isinstance(fn, Builtin) or hasattr(fn, "apply_args"):
+                fn = Partial(fn, ())
+            if isinstance(fn, Partial):
+                head = fn.head
+                have = fn.args + tuple(args)
+                args = []
+                if isinstance(head, Builtin):
+                    if len(have) < head.arity:
+                        return Partial(head, have)
+                    fn = head.fn(self, have[: head.arity])
+                    args = list(have[head.arity :])
+                else:
+                    if len(have) < head.min_args():
+                        return Partial(head, have)
+                    fn, used = head.apply_args(self, have)
+                    args = list(have[used:])
+                continue
+            raise EvalError(f"a {type(fn).__name__} applied to arguments")
+        return fn
+
+    def apply_closure(self, c: Closure, arg: Any) -> Any:
+        (name, ty_term), rest = c.params[0], c.params[1:]
+        if ty_term is not None and isinstance(arg, Arr):
+            arg = self.coerce_to(arg, self.type_of(ty_term, c.env))
+        cod = c.expected.cod if isinstance(c.expected, TFun) else None
+        return self.lam(rest, c.body, {**c.env, name: arg}, cod)
+
+    def lam(
+        self,
+        params: tuple[tuple[str, S.Term | None], ...],
+        body: S.Term,
+        env: Env,
+        expected: Ty | None,
+    ) -> Any:
+        if not params:
+            return self.eval(body, env, expected)
+        name, ty_term = params[0]
+        ty = (
+            self.type_of(ty_term, env)
+            if ty_term is not None
+            else (expected.dom if isinstance(expected, TFun) else None)
+        )
+        sz = ty.sz if isinstance(ty, TFin) else None
+        if ty is None:
+            sz = self.infer_index_size(name, body, env)
+        if sz is not None:
+            ax = Axis(name, sz.n)
+            cod = expected.cod if isinstance(expected, TFun) else None
+            r = self.lam(params[1:], body, {**env, name: iota(ax, bound=sz)}, cod)
+            if not isinstance(r, Arr):
+                raise NotSupported("a function of an index whose values are not numbers")
+            return move_axis_to_dom(r, ax, sz)
+        return Closure(params, body, env, expected)
+
+    def tabulate(self, f: Any, doms: tuple[Sz, ...]) -> Any:
+        """A function of indices as an array over the given domains."""
+        axes = [Axis(f"x{k}", d.n) for k, d in enumerate(doms)]
+        v = self.apply(f, [iota(ax, bound=d) for ax, d in zip(axes, doms, strict=True)])
+        if not isinstance(v, Arr):
+            return f
+        for ax, d in reversed(list(zip(axes, doms, strict=True))):
+            v = move_axis_to_dom(v, ax, d)
+        return v
+
+    def infer_index_size(self, name: str, body: S.Term, env: Env) -> Sz | None:
+        """The size of an untyped bound variable used as an index (`fun j => x j + ..`):
+        the domain of the first array it is applied to whose value is known here."""
+        for fn in _applied_to(name, body):
+            try:
+                v = self.eval(fn, env)
+            except (EvalError, NotSupported):
+                continue
+            if isinstance(v, Arr) and v.dom:
+                return v.dom[0]
+        return None

@@ -1,0 +1,267 @@
+"""Binding forms and structures: big operators, quantifiers, `let`, `if`,
+projections, tuples, anonymous constructors, `![..]`, norms.
+
+`∑ x : Fin n, body` evaluates the body once, on a named axis for x, and sums
+that axis away (a `∑ o, pdiv f x i o * g o` is first offered to the VJP
+rewrite); `∀ k : Fin n, P k` is an `all` over the axis; `if c then a else b`
+selects between two total branches (or evaluates only the branch taken when
+c is a constant).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import jax.numpy as jnp
+
+from checkers.derived import arith as A
+from checkers.derived.errors import EvalError, NotSupported
+from checkers.derived.types import TFin, TNat, TProd, Ty
+from checkers.derived.values import (
+    Arr,
+    Axis,
+    Builtin,
+    Pair,
+    Proof,
+    Sz,
+    as_array,
+    drop_axis_by_sum,
+    expand,
+    iota,
+    union_axes,
+)
+from theorem_index.lean import syntax as S
+
+if TYPE_CHECKING:
+    from checkers.derived.host import Env, Host
+
+RANK = {"fin": 1, "nat": 2, "int": 3, "real": 4}
+
+
+def binder_params(binders: tuple[S.Binder, ...]) -> tuple[tuple[str, S.Term | None], ...]:
+    """(name, type) for each bound name; instance binders carry no value."""
+    out: list[tuple[str, S.Term | None]] = []
+    for b in binders:
+        if b.pattern is not None:
+            raise NotSupported("a binder pattern such as `fun (r, k) => ..`")
+        if b.kind == "inst":
+            continue
+        for n in b.names:
+            out.append((n, b.type))
+    return tuple(out)
+
+
+class Forms:
+    """The binding forms and structures of `Evaluator` (a mixin)."""
+
+    def _quant(self: Host, t: S.Quant, env: Env) -> Arr:
+        if t.q not in ("∀", "∃") or t.bound is not None:
+            raise NotSupported(f"the quantifier {t.q} with a bound")
+        params = binder_params(t.binders)
+        if len(params) > 1:
+            inner = S.Quant(t.q, tuple(S.Binder("plain", (n,), ty) for n, ty in params[1:]), t.body)
+            return self._quant(
+                S.Quant(t.q, (S.Binder("plain", (params[0][0],), params[0][1]),), inner), env
+            )
+        name, ty_term = params[0]
+        ty = self.type_of(ty_term, env) if ty_term is not None else None
+        sz = ty.sz if isinstance(ty, TFin) else None
+        if ty_term is None:
+            sz = self.infer_index_size(name, t.body, env)
+        if sz is None:
+            raise NotSupported(f"a quantifier over a type other than Fin n ({name})")
+        ax = Axis(name, sz.n)
+        body = self._arr(self.eval(t.body, {**env, name: iota(ax, bound=sz)}), t.q)
+        if body.kind != "bool":
+            raise EvalError(f"{t.q} of a non-proposition")
+        if ax not in body.axes:
+            return body
+        k = body.axes.index(ax)
+        d = as_array(body)
+        d = jnp.all(d, axis=k) if t.q == "∀" else jnp.any(d, axis=k)
+        return Arr(d, "bool", tuple(a for a in body.axes if a is not ax))
+
+    def _tuple(self: Host, items: list[S.Term], env: Env, expected: Ty | None) -> Pair:
+        e1 = expected.fst if isinstance(expected, TProd) else None
+        e2 = expected.snd if isinstance(expected, TProd) else None
+        a = self.eval(items[0], env, e1)
+        b = self.eval(items[1], env, e2) if len(items) == 2 else self._tuple(items[1:], env, e2)
+        return Pair(a, b)
+
+    def _anon(self: Host, t: S.Anon, env: Env, expected: Ty | None) -> Any:
+        if isinstance(expected, TFin) or (
+            len(t.items) == 2
+            and isinstance(t.items[1], S.Proj | S.By | S.Hole)
+            and not isinstance(expected, TProd)
+        ):
+            v = self._arr(self.eval(t.items[0], env, TNat()), "Fin.mk")
+            sz = expected.sz if isinstance(expected, TFin) else None
+            v = A.coerce(v, "nat", self.ctx)
+            return v.with_(kind="fin", bound=sz)
+        return self._tuple(list(t.items), env, expected)
+
+    def _veclit(self: Host, t: S.VecLit, env: Env) -> Arr:
+        vals = [self._arr(self.eval(x, env), "![..]") for x in t.items]
+        if not vals:
+            return Arr(jnp.zeros((0,)), "real", dom=(Sz(0),))
+        kind = "num"
+        for v in vals:
+            if v.kind in RANK:
+                kind, _ = self._join(kind, None, v.kind, v.bound)
+        kind = "real" if kind in ("num", "fin") else kind
+
+        vals = [A.coerce(v, kind, self.ctx) for v in vals]
+        axes = union_axes(*vals)
+        nd = max(len(v.dom) for v in vals)
+        ds = [expand(v, axes, nd) for v in vals]
+        shape = jnp.broadcast_shapes(*(d.shape for d in ds))
+        data = jnp.stack([jnp.broadcast_to(d, shape) for d in ds], axis=len(axes))
+        dom = (Sz(len(vals)),) + next((v.dom for v in vals if v.dom), ())
+        return Arr(data, kind, axes, dom)
+
+    def _norm(self: Host, t: S.Norm, env: Env) -> Arr:
+        x = A.coerce(self._arr(self.eval(t.term, env), "‖·‖"), "real", self.ctx)
+        d = jnp.abs(as_array(x))
+        k = len(x.axes)
+        if x.dom:
+            red = tuple(range(k, d.ndim))
+            d = jnp.max(d, axis=red, initial=0.0)
+        return Arr(d, "real", x.axes)
+
+    def _proj(self: Host, t: S.Proj, env: Env, expected: Ty | None) -> Any:
+        base = t.term
+        name = base.name if isinstance(base, S.Const | S.Ident) else None
+        if name is not None and not (isinstance(base, S.Ident) and name in env):
+            try:
+                return self.constant(f"{name}.{t.field}")
+            except NotSupported:
+                pass  # field notation on the constant's value
+        v = self.eval(base, env)
+        f = t.field
+        if isinstance(v, Pair):
+            if f in ("1", "fst"):
+                return v.fst
+            if f in ("2", "snd"):
+                return v.snd
+            raise EvalError(f"a pair has no field {f}")
+        if isinstance(v, Proof):
+            return Proof(f)
+        if isinstance(v, Arr):
+            if f == "isLt":
+                return Proof("isLt")
+            ns = self._namespace(v)
+            return self.apply(self.constant(f"{ns}.{f}"), [v])
+        if isinstance(v, Builtin):
+            return self.constant(f"{v.name}.{f}")
+        raise NotSupported(f"the field .{f} of a {type(v).__name__}")
+
+    @staticmethod
+    def _namespace(v: Arr) -> str:
+        if v.dom:
+            return {1: "Proofs.Vec", 2: "Proofs.Mat", 3: "Proofs.Tensor3", 4: "Proofs.Kernel4"}.get(
+                len(v.dom), "Proofs.Vec"
+            )
+        return {"fin": "Fin", "nat": "Nat", "int": "Int", "real": "Real", "num": "Nat"}.get(
+            v.kind, "Nat"
+        )
+
+    def bigop_range(
+        self: Host, t: S.BigOp, name: str, ty_term: S.Term | None, env: Env
+    ) -> tuple[Sz, str]:
+        """The size of a big operator's index set and the index kind."""
+        dom = t.domain
+        if dom is not None:
+            h = dom.fn if isinstance(dom, S.App) else dom
+            hname = h.name if isinstance(h, S.Const | S.Ident) else None
+            if hname in ("Finset.range", "range") and isinstance(dom, S.App):
+                return self.dim_of(dom.args[0], env), "nat"
+            if hname not in ("Finset.univ", "univ"):
+                raise NotSupported("a big operator over a finset other than univ or range")
+        if ty_term is None:
+            raise NotSupported(f"the type of the summation variable {name} is not written")
+        ty = self.type_of(ty_term, env)
+        if not isinstance(ty, TFin) or ty.sz is None:
+            raise NotSupported(f"a big operator over a type other than Fin n ({name})")
+        return ty.sz, "fin"
+
+    def _bigop(self: Host, t: S.BigOp, env: Env, expected: Ty | None) -> Any:
+        params = binder_params(t.binders)
+        if not params:
+            raise NotSupported("a big operator without a bound variable")
+        if len(params) > 1:
+            inner = S.BigOp(
+                t.op,
+                (S.Binder("plain", (params[1][0],), params[1][1]),)
+                + tuple(S.Binder("plain", (n,), ty) for n, ty in params[2:]),
+                None,
+                t.body,
+            )
+            first = S.BigOp(
+                t.op, (S.Binder("plain", (params[0][0],), params[0][1]),), t.domain, inner
+            )
+            return self.eval(first, env, expected)
+        name, ty_term = params[0]
+        if t.domain is None and ty_term is not None:
+            ty = self.type_of(ty_term, env)
+            if isinstance(ty, TProd):
+                return self._bigop_pair(t, name, ty, env, expected)
+        sz, kind = self.bigop_range(t, name, ty_term, env)
+        if t.op == "∑":
+            from checkers.derived.derivatives import try_contraction
+
+            r = try_contraction(self, name, sz, t.body, env)
+            if r is not None:
+                return r
+        elif t.op != "∏":
+            raise NotSupported(f"the big operator {t.op}")
+        ax = Axis(name, sz.n)
+        v = iota(ax, kind=kind, bound=sz if kind == "fin" else None)
+        if kind == "nat":
+            v = v.with_(bound=None)
+        body = self._arr(self.eval(t.body, {**env, name: v}, expected), t.op)
+        if body.kind == "bool":
+            raise EvalError(f"{t.op} of propositions")
+        r = drop_axis_by_sum(body, ax, prod=t.op == "∏")
+        if r.kind == "fin" and r.bound is not None and r.bound.n:
+            r = r.with_(data=jnp.mod(as_array(r), r.bound.n))
+        return r
+
+    def _bigop_pair(
+        self: Host, t: S.BigOp, name: str, ty: TProd, env: Env, expected: Ty | None
+    ) -> Any:
+        """A big operator over `Fin m × Fin n`: one named axis per component."""
+        if not (isinstance(ty.fst, TFin) and isinstance(ty.snd, TFin)):
+            raise NotSupported(f"a big operator over a product of types other than Fin ({name})")
+        if ty.fst.sz is None or ty.snd.sz is None:
+            raise NotSupported(f"a big operator over a product of unknown sizes ({name})")
+        a1, a2 = Axis(name + ".1", ty.fst.sz.n), Axis(name + ".2", ty.snd.sz.n)
+        pair = Pair(iota(a1, bound=ty.fst.sz), iota(a2, bound=ty.snd.sz))
+        body = self._arr(self.eval(t.body, {**env, name: pair}, expected), t.op)
+        if t.op not in ("∑", "∏") or body.kind == "bool":
+            raise NotSupported(f"the big operator {t.op} of a {body.describe()}")
+        prod = t.op == "∏"
+        r = drop_axis_by_sum(drop_axis_by_sum(body, a1, prod=prod), a2, prod=prod)
+        if r.kind == "fin" and r.bound is not None and r.bound.n:
+            r = r.with_(data=jnp.mod(as_array(r), r.bound.n))
+        return r
+
+    def _let(self: Host, t: S.Let, env: Env, expected: Ty | None) -> Any:
+        if t.binders:
+            val = self.lam(binder_params(t.binders), t.value, env, None)
+        else:
+            ty = self.type_of(t.type, env) if t.type is not None else None
+            val = self.eval(t.value, env, ty)
+            if ty is not None:
+                val = self.coerce_to(val, ty)
+        return self.eval(t.body, {**env, t.name: val}, expected)
+
+    def _if(self: Host, t: S.If, env: Env, expected: Ty | None) -> Any:
+        c = self._arr(self.eval(t.cond, env), "if")
+        env2 = {**env, t.hyp: Proof(t.hyp)} if t.hyp else env
+        if c.kind != "bool":
+            raise EvalError("the condition of an if is not a proposition")
+        if c.is_static and not c.axes:
+            return self.eval(t.then if bool(c.data) else t.els, env2, expected)
+        a = self.eval(t.then, env2, expected)
+        b = self.eval(t.els, env2, expected)
+        return A.select(c, self._arr(a, "if"), self._arr(b, "if"), self.ctx)

@@ -1,0 +1,70 @@
+"""What the operator and binding-form mixins need from the evaluator (a protocol)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from checkers.derived.arith import Ctx
+from checkers.derived.types import TProd, Ty
+from checkers.derived.values import Arr, Pair, Sz
+from theorem_index.lean import syntax as S
+
+Env = Mapping[str, Any]
+
+
+class Host(Protocol):
+    ctx: Ctx
+    probe: Callable[[S.Term, Any], None] | None
+
+    def eval(self, t: S.Term, env: Env, expected: Ty | None = None) -> Any: ...
+
+    def apply(self, fn: Any, args: list[Any]) -> Any: ...
+
+    def constant(self, name: str) -> Any: ...
+
+    def type_of(self, t: S.Term, env: Env) -> Ty: ...
+
+    def dim_of(self, t: S.Term, env: Env) -> Sz: ...
+
+    def coerce_to(self, v: Any, ty: Ty) -> Any: ...
+
+    def lam(
+        self,
+        params: tuple[tuple[str, S.Term | None], ...],
+        body: S.Term,
+        env: Env,
+        expected: Ty | None,
+    ) -> Any: ...
+
+    def infer_index_size(self, name: str, body: S.Term, env: Env) -> Sz | None: ...
+
+    def _arr(self, v: Any, what: str) -> Arr: ...
+
+    # operators
+    def typed_leaves(
+        self, trees: list[S.Term], env: Env, expected: Ty | None
+    ) -> tuple[str, Sz | None, dict[int, Any]]: ...
+
+    def _join(self, k1: str, b1: Sz | None, k2: str, b2: Sz | None) -> tuple[str, Sz | None]: ...
+
+    def _fold(self, t: S.Term, vals: dict[int, Any], kind: str) -> Any: ...
+
+    def _coe(self, t: S.Prefix, env: Env, expected: Ty | None) -> Any: ...
+
+    def _compose(self, t: S.BinOp, env: Env) -> Any: ...
+
+    # forms
+    def _quant(self, t: S.Quant, env: Env) -> Arr: ...
+
+    def _tuple(self, items: list[S.Term], env: Env, expected: Ty | None) -> Pair: ...
+
+    def _namespace(self, v: Arr) -> str: ...
+
+    def bigop_range(
+        self, t: S.BigOp, name: str, ty_term: S.Term | None, env: Env
+    ) -> tuple[Sz, str]: ...
+
+    def _bigop_pair(
+        self, t: S.BigOp, name: str, ty: TProd, env: Env, expected: Ty | None
+    ) -> Any: ...

@@ -1,0 +1,245 @@
+"""Where a constant's meaning comes from: an ingested equation or the library.
+
+Precedence: a definition whose equation was ingested is unfolded through that
+equation, so that a check tests what the page states; the library (Lean
+core, Mathlib and the upstream vocabulary, lean_core.py and vocabulary.py)
+covers names with no usable equation (none rendered, as for `patchRead`, or
+one that uses constants without semantics). The derivative primitives
+(`pdiv`, `fderiv`, `deriv`) always use the library: they are evaluated by
+automatic differentiation, not by unfolding Mathlib's definitions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from checkers.derived.derivatives import BUILTINS as DERIVATIVES
+from checkers.derived.equations import EqnFn, Param
+from checkers.derived.errors import NotSupported
+from checkers.derived.lean_core import CORE
+from checkers.derived.types import ARRAY_TYPES, INT_NAMES, NAT_NAMES, PROP_NAMES, REAL_NAMES
+from checkers.derived.values import Builtin
+from theorem_index.lean import KnownNames, analyse_declaration
+from theorem_index.lean import syntax as S
+from theorem_index.model import Declaration
+
+LIBRARY: dict[str, Builtin] = {b.name: b for b in (*CORE, *DERIVATIVES)}
+
+
+def _add_vocabulary() -> None:
+    from checkers.derived.vocabulary import VOCABULARY
+
+    for b in VOCABULARY:
+        LIBRARY[b.name] = b
+
+
+_add_vocabulary()
+
+ALWAYS_LIBRARY = frozenset({"Proofs.pdiv", "Proofs.pdivMat", "fderiv", "deriv"})
+# Names that only occur as types or as the domain of a big operator.
+TYPE_NAMES = frozenset(
+    {"Fin", "Finset.univ", "Finset.range", "Type"}
+    | set(ARRAY_TYPES)
+    | {"Proofs.DepthwiseKernel"}
+    | REAL_NAMES
+    | NAT_NAMES
+    | INT_NAMES
+    | PROP_NAMES
+)
+# The vocabulary pack of the upstream project: dependencies worth recording.
+VOCABULARY_NAMES = frozenset(n for n in LIBRARY if n.startswith("Proofs."))
+
+
+def _lookup_decl(env: Any, name: str) -> Declaration | None:
+    if env is None:
+        return None
+    getter = getattr(env, "get", None)
+    if getter is not None:
+        d = getter(name)
+        return d if isinstance(d, Declaration) else None
+    return None
+
+
+def _env_names(env: Any) -> Iterable[str]:
+    if env is None:
+        return ()
+    names = getattr(env, "names", None)
+    if callable(names):
+        return list(names())
+    return list(env)
+
+
+def constants_in(t: Any) -> set[str]:
+    """Every constant named in a term (resolved `Const`, or a dotted `Ident`)."""
+    out: set[str] = set()
+
+    def walk(u: Any) -> None:
+        if isinstance(u, S.Const):
+            out.add(u.name)
+        elif isinstance(u, S.Term):
+            for f in dataclasses.fields(u):
+                if f.name != "span":
+                    walk(getattr(u, f.name))
+        elif isinstance(u, tuple):
+            for x in u:
+                walk(x)
+
+    walk(t)
+    return out
+
+
+class Semantics:
+    """Constant lookup for one environment of ingested declarations."""
+
+    def __init__(self, env: Any = None, library: Mapping[str, Builtin] | None = None) -> None:
+        self.env = env
+        self.library = LIBRARY if library is None else library
+        self._known: KnownNames | None = None
+        self._eqns: dict[str, EqnFn | NotSupported] = {}
+        self._missing: dict[str, tuple[str, ...]] = {}
+
+    @property
+    def known(self) -> KnownNames:
+        if self._known is None:
+            self._known = KnownNames(_env_names(self.env))
+        return self._known
+
+    def declaration(self, name: str) -> Declaration | None:
+        return _lookup_decl(self.env, name)
+
+    # --- equations ----------------------------------------------------------
+
+    def equation(self, name: str) -> EqnFn | NotSupported:
+        """The definition's equation as an unfoldable function, or why not."""
+        if name not in self._eqns:
+            self._eqns[name] = self._load_equation(name)
+        return self._eqns[name]
+
+    def _load_equation(self, name: str) -> EqnFn | NotSupported:
+        decl = self.declaration(name)
+        if decl is None or not decl.equations:
+            return NotSupported(f"{name} has no ingested equation")
+        analysis = analyse_declaration(decl, self.known)
+        if analysis.binders is None or analysis.errors:
+            return NotSupported(
+                f"the equation of {name} does not parse: "
+                f"{'; '.join(str(e) for e in analysis.errors)}"
+            )
+        if len(analysis.equations) != 1:
+            why = "is not rendered" if not analysis.equations else "is given by cases"
+            return NotSupported(f"the equation of {name} {why}")
+        eq = analysis.equations[0]
+        if not (isinstance(eq, S.BinOp) and eq.op == "="):
+            return NotSupported(f"the equation of {name} is not an equality")
+        head: S.Term = eq.lhs
+        args: tuple[S.Term, ...] = ()
+        if isinstance(eq.lhs, S.App):
+            head, args = eq.lhs.fn, eq.lhs.args
+        if not (isinstance(head, S.Const) and head.name == name):
+            return NotSupported(f"the equation of {name} does not define {name}")
+        lhs_vars: list[str] = []
+        for a in args:
+            if not isinstance(a, S.Var):
+                return NotSupported(f"the equation of {name} matches on a pattern")
+            lhs_vars.append(a.name)
+        params = tuple(Param(n, b.type, b.kind) for b in analysis.binders for n in b.names)
+        result = analysis.statement
+        try:
+            return EqnFn(name, params, result, tuple(lhs_vars), eq.rhs)
+        except NotSupported as e:
+            return e
+
+    # --- lookup -------------------------------------------------------------
+
+    def candidates(self, name: str) -> tuple[str, ...]:
+        if name.startswith("_root_."):
+            return (name[len("_root_.") :],)
+        return (name, f"Proofs.{name}")
+
+    def lookup(self, name: str) -> Any:
+        for cand in self.candidates(name):
+            src = self.source(cand)
+            if src == "equation":
+                return self.equation(cand)
+            if src == "library":
+                return self.library[cand]
+        raise NotSupported(f"no semantics for: {name}", (name,))
+
+    def source(self, name: str) -> str | None:
+        """'equation', 'library' or None: where the meaning of `name` comes from."""
+        if name not in ALWAYS_LIBRARY:
+            eq = self.equation(name)
+            if isinstance(eq, EqnFn) and not self.missing(name):
+                return "equation"
+        if name in self.library:
+            return "library"
+        return None
+
+    # --- static analysis ---------------------------------------------------------
+
+    def missing(self, name: str) -> tuple[str, ...]:
+        """Constants without semantics reached from `name`'s equation (itself, if none)."""
+        if name in self._missing:
+            return self._missing[name]
+        self._missing[name] = ()  # a cycle contributes nothing missing
+        eq = self.equation(name)
+        if not isinstance(eq, EqnFn):
+            out: tuple[str, ...] = (name,)
+        else:
+            found: set[str] = set()
+            for c in sorted(constants_in(eq.rhs) | _param_type_constants(eq)):
+                found.update(self.missing_in_names([c], exclude=name))
+            out = tuple(sorted(found))
+        self._missing[name] = out
+        return out
+
+    def missing_in_names(self, names: Iterable[str], exclude: str = "") -> set[str]:
+        out: set[str] = set()
+        for c in names:
+            if c == exclude or c in TYPE_NAMES:
+                continue
+            if any(self.source(x) is not None for x in self.candidates(c)):
+                continue
+            eq = self.equation(c)
+            if isinstance(eq, EqnFn):
+                out.update(self.missing(c))
+            else:
+                out.add(c)
+        return out
+
+    def missing_in(self, terms: Iterable[Any]) -> tuple[str, ...]:
+        names: set[str] = set()
+        for t in terms:
+            names |= constants_in(t)
+        return tuple(sorted(self.missing_in_names(sorted(names))))
+
+    def dependencies(self, terms: Iterable[Any]) -> tuple[str, ...]:
+        """Definitions used, transitively through the equations that are unfolded."""
+        seen: set[str] = set()
+        todo: list[str] = []
+        for t in terms:
+            todo.extend(sorted(constants_in(t)))
+        while todo:
+            c = todo.pop()
+            full = next((x for x in self.candidates(c) if self.source(x) is not None), None)
+            if full is None or full in seen:
+                continue
+            src = self.source(full)
+            if src == "equation":
+                seen.add(full)
+                eq = self.equation(full)
+                assert isinstance(eq, EqnFn)
+                todo.extend(sorted(constants_in(eq.rhs)))
+            elif full in VOCABULARY_NAMES or self.declaration(full) is not None:
+                seen.add(full)
+        return tuple(sorted(seen))
+
+
+def _param_type_constants(eq: EqnFn) -> set[str]:
+    out: set[str] = set()
+    for p in eq.params:
+        if p.type is not None and p.kind != "inst":
+            out |= constants_in(p.type)
+    return out

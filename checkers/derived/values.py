@@ -1,0 +1,283 @@
+"""The values a Lean term evaluates to.
+
+An `Arr` is a number, a proposition or a function over `Fin` domains
+(`Vec n`, `Mat m n`, an index map `Fin m → Fin D`) held as one array. Its
+leading `axes` are *named* axes: one per index variable in scope that the
+value depends on (the `r` of `fun (r : Fin N) => ...` or of `∑ r, ...`),
+so that a body is evaluated for every value of its bound indices at once.
+The trailing `dom` axes are the value's own function domain. `Sz` keeps how
+a size was built (`N * c` as the product of `N` and `c`), which is what
+Lean uses to infer the implicit dimensions of `Mat.unflatten` or
+`finProdFinEquiv.symm`.
+
+Kinds: 'real' (ℝ), 'nat' (ℕ), 'int' (ℤ), 'fin' (`Fin bound`), 'bool'
+(a decidable proposition), 'num' (a numeral or cast whose type is fixed by
+where it is used; an exact rational while static).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+import jax.numpy as jnp
+import numpy as np
+
+from checkers.derived.errors import EvalError
+
+NUMERIC_KINDS = ("real", "int", "nat", "fin", "num")
+
+
+@dataclass(frozen=True)
+class Sz:
+    """A dimension: its value and, when it was written `m * n`, the factors."""
+
+    n: int
+    factors: tuple[Sz, Sz] | None = None
+
+    def __post_init__(self) -> None:
+        if self.n < 0:
+            raise EvalError(f"negative dimension {self.n}")
+
+    @staticmethod
+    def prod(a: Sz, b: Sz) -> Sz:
+        return Sz(a.n * b.n, (a, b))
+
+    def leaves(self) -> tuple[Sz, ...]:
+        """The factors of a left-nested product `((a * b) * c)` as (a, b, c)."""
+        if self.factors is None:
+            return (self,)
+        return self.factors[0].leaves() + (self.factors[1],)
+
+    def __str__(self) -> str:
+        if self.factors is None:
+            return str(self.n)
+        return f"({self.factors[0]} * {self.factors[1]})"
+
+
+_axis_ids = itertools.count()
+
+
+@dataclass(frozen=True, eq=False)
+class Axis:
+    """A named batch axis: the values of one bound index variable."""
+
+    name: str
+    size: int
+    uid: int = field(default_factory=lambda: next(_axis_ids))
+
+    def __repr__(self) -> str:
+        return f"Axis({self.name}#{self.uid}:{self.size})"
+
+
+@dataclass(frozen=True, eq=False)
+class Arr:
+    data: Any
+    kind: str
+    axes: tuple[Axis, ...] = ()
+    dom: tuple[Sz, ...] = ()
+    bound: Sz | None = None  # the n of `Fin n` for kind 'fin'
+    iota: Axis | None = None  # the value is exactly the index of this axis
+
+    @property
+    def is_static(self) -> bool:
+        return isinstance(self.data, int | Fraction | bool)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(a.size for a in self.axes) + tuple(d.n for d in self.dom)
+
+    def with_(self, **kw: Any) -> Arr:
+        return replace(self, **kw)
+
+    def describe(self) -> str:
+        dom = "".join(f"Fin {d.n} → " for d in self.dom)
+        elem = {"fin": f"Fin {self.bound.n if self.bound else '?'}"}.get(self.kind, self.kind)
+        return dom + elem
+
+
+@dataclass(frozen=True, eq=False)
+class Pair:
+    fst: Any
+    snd: Any
+
+
+@dataclass(frozen=True, eq=False)
+class Closure:
+    """`fun (x : T) ... => body` whose first binder is not a `Fin` index."""
+
+    params: tuple[tuple[str, Any], ...]  # (name, type term or None); patterns unsupported
+    body: Any
+    env: Mapping[str, Any]
+    expected: Any = None  # the function's type where the context gave it
+
+
+@dataclass(frozen=True, eq=False)
+class Builtin:
+    """A constant with Python semantics, applied once `arity` arguments are given.
+
+    `fn(ev, args, expected)` returns a value. `param_types` are coarse
+    expected types ('nat', 'real', 'fin', 'fn', None) used for numerals and
+    coercions in the arguments.
+    """
+
+    name: str
+    arity: int
+    fn: Callable[..., Any]
+    param_types: tuple[str | None, ...] = ()
+    # (argument position, the type expected of the result) -> the type expected
+    # of that argument, where the result's type tells more than param_types.
+    arg_expect: Callable[[int, Any], Any] | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Partial:
+    """A function value applied to fewer arguments than it takes."""
+
+    head: Any  # Builtin or an equation-defined function
+    args: tuple[Any, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class TypeValue:
+    """A type used as a term (e.g. the `ℝ` of `fderiv ℝ f x`)."""
+
+    text: str
+
+
+@dataclass(frozen=True, eq=False)
+class Proof:
+    """A proof term (hypothesis name, `by ...`): carries no data."""
+
+    text: str = ""
+
+
+# --- constructors -----------------------------------------------------------
+
+
+def static_nat(n: int) -> Arr:
+    return Arr(int(n), "nat")
+
+
+def num(value: Fraction | int) -> Arr:
+    return Arr(Fraction(value), "num")
+
+
+def iota(axis: Axis, kind: str = "fin", bound: Sz | None = None) -> Arr:
+    # a host (numpy) array: index arithmetic on it stays a constant of the program
+    data = np.arange(axis.size, dtype=np.int64)
+    return Arr(
+        data, kind, axes=(axis,), bound=bound if bound is not None else Sz(axis.size), iota=axis
+    )
+
+
+def as_array(x: Arr, dtype: Any = None) -> Any:
+    """The data as a jax array (static Python numbers included)."""
+    d = x.data
+    if isinstance(d, bool):
+        return jnp.asarray(d)
+    if isinstance(d, Fraction):
+        if dtype is None:
+            return jnp.asarray(float(d)) if d.denominator != 1 else jnp.asarray(int(d))
+        return jnp.asarray(float(d), dtype=dtype)
+    if isinstance(d, int):
+        return jnp.asarray(d, dtype=dtype if dtype is not None else jnp.int64)
+    if isinstance(d, np.ndarray | np.generic):
+        return jnp.asarray(d, dtype=dtype)
+    if dtype is not None:
+        return jnp.asarray(d).astype(dtype)
+    return jnp.asarray(d)
+
+
+def is_integral_kind(kind: str) -> bool:
+    return kind in ("nat", "int", "fin")
+
+
+# --- axis alignment ---------------------------------------------------------
+
+
+def union_axes(*vals: Arr) -> tuple[Axis, ...]:
+    out: list[Axis] = []
+    for v in vals:
+        for a in v.axes:
+            if a not in out:
+                out.append(a)
+    return tuple(out)
+
+
+def host_or_array(x: Arr, dtype: Any = None) -> Any:
+    """The data as a numpy array when it is a host constant (and no float dtype is
+    asked of an integer), else as a jax array."""
+    d = x.data
+    if isinstance(d, np.ndarray) or (isinstance(d, int | bool) and not isinstance(d, Fraction)):
+        if dtype is None or np.issubdtype(np.dtype(dtype), np.integer):
+            return np.asarray(d, dtype=dtype)
+    return as_array(x, dtype)
+
+
+def xp_of(*arrays: Any) -> Any:
+    """numpy when every operand is a host constant (or a Python number), else jax.numpy."""
+    host = (np.ndarray, np.generic, int, float, bool)
+    return np if all(isinstance(a, host) for a in arrays) else jnp
+
+
+def expand(x: Arr, axes: tuple[Axis, ...], ndom: int, dtype: Any = None) -> Any:
+    """x's data laid out over `axes` (size 1 where x does not vary) + ndom own axes."""
+    d = host_or_array(x, dtype)
+    xp = xp_of(d)
+    k = len(x.axes)
+    if len(x.dom) not in (0, ndom):
+        raise EvalError(f"cannot combine a {x.describe()} with a value of {ndom} index arguments")
+    order = [axes.index(a) for a in x.axes]
+    perm = sorted(range(k), key=lambda p: order[p])
+    if perm != list(range(k)):
+        d = xp.transpose(d, perm + list(range(k, d.ndim)))
+    present = set(x.axes)
+    shape = [a.size if a in present else 1 for a in axes]
+    if x.dom:
+        shape += [s.n for s in x.dom]
+    else:
+        shape += [1] * ndom
+    return xp.reshape(d, shape)
+
+
+def broadcast_to_axes(x: Arr, axes: tuple[Axis, ...]) -> Arr:
+    """x with its data materialised over every axis of `axes` (in that order)."""
+    d = expand(x, axes, len(x.dom))
+    shape = tuple(a.size for a in axes) + tuple(s.n for s in x.dom)
+    return x.with_(data=xp_of(d).broadcast_to(d, shape), axes=axes, iota=None)
+
+
+def move_axis_to_dom(x: Arr, axis: Axis, sz: Sz) -> Arr:
+    """Abstract over `axis`: it becomes the first own (domain) axis."""
+    if axis not in x.axes:
+        x = broadcast_to_axes(x, x.axes + (axis,))
+    k = x.axes.index(axis)
+    d = host_or_array(x)
+    rest = tuple(a for a in x.axes if a is not axis)
+    n = len(x.axes)
+    perm = [i for i in range(n) if i != k] + [k] + list(range(n, d.ndim))
+    if perm != list(range(d.ndim)):
+        d = xp_of(d).transpose(d, perm)
+    return Arr(d, x.kind, axes=rest, dom=(sz,) + x.dom, bound=x.bound)
+
+
+def drop_axis_by_sum(x: Arr, axis: Axis, prod: bool = False) -> Arr:
+    if axis not in x.axes:
+        if prod:
+            return x.with_(data=as_array(x) ** axis.size, iota=None)
+        d = x.data
+        if isinstance(d, int | Fraction) and not isinstance(d, bool):
+            return x.with_(data=d * axis.size, iota=None)
+        return x.with_(data=as_array(x) * axis.size, iota=None)
+    k = x.axes.index(axis)
+    d = as_array(x)
+    d = jnp.prod(d, axis=k) if prod else jnp.sum(d, axis=k)
+    return Arr(d, x.kind, axes=tuple(a for a in x.axes if a is not axis), dom=x.dom, bound=x.bound)
+
+
+def to_numpy(x: Arr) -> np.ndarray:
+    return np.asarray(as_array(x))

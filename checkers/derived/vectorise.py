@@ -1,0 +1,103 @@
+"""Indexing and elementwise calls over named axes.
+
+`index` applies an array-valued function to one index argument; when the
+index is a bound variable's own `iota` this is a relabelling of the axis (no
+data moves). `call_vectorised` runs a plain-array implementation of a
+library function once per point of the named axes, through `jax.vmap`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+from checkers.derived.arith import Ctx, coerce
+from checkers.derived.errors import EvalError
+from checkers.derived.values import Arr, Axis, Sz, as_array, host_or_array, union_axes, xp_of
+
+
+def _transpose_axes(x: Arr, order: Sequence[Axis]) -> Any:
+    d = host_or_array(x)
+    perm = [x.axes.index(a) for a in order]
+    k = len(x.axes)
+    if perm != list(range(k)):
+        d = xp_of(d).transpose(d, perm + list(range(k, d.ndim)))
+    return d
+
+
+def index(f: Arr, i: Arr, ctx: Ctx) -> Arr:
+    """`f i` for an array-valued function f and an index i."""
+    if not f.dom:
+        raise EvalError(f"a {f.describe()} applied to an argument")
+    d0 = f.dom[0]
+    if i.kind == "fin" and i.bound is not None and i.bound.n != d0.n:
+        raise EvalError(f"an index in Fin {i.bound.n} used at Fin {d0.n}")
+    i = coerce(i, "fin", ctx, d0)
+    if i.dom:
+        raise EvalError("a function used as an index")
+    if i.iota is not None and i.iota not in f.axes and i.iota.size == d0.n:
+        return Arr(f.data, f.kind, f.axes + (i.iota,), f.dom[1:], f.bound)
+    if i.is_static and not i.axes:
+        k = int(i.data)
+        d = as_array(f)
+        d = d[(slice(None),) * len(f.axes) + (k,)]
+        return Arr(d, f.kind, f.axes, f.dom[1:], f.bound)
+    common = [a for a in f.axes if a in i.axes]
+    only_f = [a for a in f.axes if a not in i.axes]
+    only_i = [a for a in i.axes if a not in f.axes]
+    fd = _transpose_axes(f, common + only_f)
+    idx = _transpose_axes(i, common + only_i)
+    pos = len(only_f)
+
+    def take(a: Any, b: Any) -> Any:
+        return jnp.take(a, b, axis=pos, mode="clip")
+
+    g: Callable[..., Any] = take
+    for _ in common:
+        g = jax.vmap(g)
+    data = g(fd, idx)
+    return Arr(data, f.kind, tuple(common + only_f + only_i), f.dom[1:], f.bound)
+
+
+def call_vectorised(
+    raw: Callable[..., Any],
+    args: Sequence[Arr | int],
+    *,
+    kind: str,
+    dom: tuple[Sz, ...] | None = None,
+    bound: Sz | None = None,
+) -> Arr:
+    """raw(*plain) once per point of the named axes of the array arguments.
+
+    Plain ints in `args` are passed through unchanged (static dimensions).
+    The result's own domain defaults to raw's output shape.
+    """
+    arrs = [a for a in args if isinstance(a, Arr)]
+    axes = union_axes(*arrs)
+    datas: list[Any] = []
+    present: list[list[bool]] = [[] for _ in axes]
+    for a in arrs:
+        order = [ax for ax in axes if ax in a.axes]
+        datas.append(_transpose_axes(a, order))
+        for k, ax in enumerate(axes):
+            present[k].append(ax in a.axes)
+    statics = [a if not isinstance(a, Arr) else None for a in args]
+
+    def plain(*ds: Any) -> Any:
+        it = iter(ds)
+        full = [next(it) if s is None else s for s in statics]
+        return raw(*full)
+
+    f: Callable[..., Any] = plain
+    for k in reversed(range(len(axes))):
+        f = jax.vmap(f, in_axes=tuple(0 if p else None for p in present[k]))
+    data = f(*datas)
+    nd = jnp.ndim(data) - len(axes)
+    if dom is None:
+        dom = tuple(Sz(s) for s in jnp.shape(data)[len(axes) :])
+    if len(dom) != nd:
+        raise EvalError("internal: result domain does not match the computed shape")
+    return Arr(data, kind, axes, dom, bound)

@@ -1,0 +1,263 @@
+"""Statements beyond the seeds: equations, hypotheses, unsupported input, non-finite values."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from derived_support import definition, environment, sides, theorem
+
+from checkers import check
+from checkers.core import DimConstraint, Unsupported
+from checkers.derived import DerivedChecker, derive
+
+
+def _derived(env: object, name: str) -> DerivedChecker:
+    c = derive(name, env)
+    assert isinstance(c, DerivedChecker), c
+    return c
+
+
+def _agree(checker: DerivedChecker, dims: dict[str, int], trials: int = 16) -> bool:
+    lhs, rhs = sides(checker, dims, trials=trials)
+    return bool(np.allclose(lhs, rhs, rtol=1e-10, atol=1e-12))
+
+
+# --- unsupported ------------------------------------------------------------------
+
+
+def test_report_missing_names_when_constants_lack_semantics() -> None:
+    env = environment(theorem("Proofs.t", "{n : ℕ} (x : Vec n)", "foo x = bar x + Proofs.baz"))
+    result = derive("Proofs.t", env)
+    assert isinstance(result, Unsupported)
+    # Names the resolver could not place are reported as written.
+    assert result.reason == "no semantics for: Proofs.baz, bar, foo"
+    assert result.missing == ("Proofs.baz", "bar", "foo")
+
+
+def test_report_missing_names_reached_through_an_equation() -> None:
+    env = environment(
+        definition(
+            "Proofs.g", "{n : ℕ} (x : Vec n)", "ℝ", "Proofs.g x = ∑ i : Fin n, hidden (x i)"
+        ),
+        theorem("Proofs.t", "{n : ℕ} (x : Vec n)", "g x = g x"),
+    )
+    result = derive("Proofs.t", env)
+    assert isinstance(result, Unsupported)
+    assert result.missing == ("hidden",)
+
+
+def test_refuse_statement_that_is_not_an_equation() -> None:
+    env = environment(theorem("Proofs.t", "(x y : ℝ)", "x = y ↔ y = x"))
+    result = derive("Proofs.t", env)
+    assert isinstance(result, Unsupported)
+    assert "not an equation" in result.reason
+
+
+def test_refuse_pattern_lambda_with_reason() -> None:
+    env = environment(
+        theorem(
+            "Proofs.t", "{m n : ℕ} (A : Mat m n)", "Mat.flatten A = Mat.flatten fun (r, k) => A r k"
+        )
+    )
+    result = derive("Proofs.t", env)
+    assert isinstance(result, Unsupported)
+    assert "pattern" in result.reason
+
+
+# --- equations ------------------------------------------------------------------------
+
+
+ROWDENSE = definition(
+    "Proofs.rowDense_weight_grad",
+    "{N a c : ℕ} (X : Mat N a) (dY : Mat N c)",
+    "Mat a c",
+    "Proofs.rowDense_weight_grad X dY i j = ∑ r : Fin N, X r i * dY r j",
+)
+
+
+def test_unfold_equation_partially_applied_over_trailing_indices() -> None:
+    env = environment(
+        ROWDENSE,
+        theorem(
+            "Proofs.t",
+            "{N a c : ℕ} (X : Mat N a) (dy : Vec (N * c))",
+            "rowDense_weight_grad X (Mat.unflatten dy) = "
+            "Mat.mul (Mat.transpose X) (Mat.unflatten dy)",
+        ),
+    )
+    c = _derived(env, "Proofs.t")
+    assert c.dependencies == (
+        "Proofs.Mat.mul",
+        "Proofs.Mat.transpose",
+        "Proofs.Mat.unflatten",
+        "Proofs.rowDense_weight_grad",
+    )
+    lhs, rhs = sides(c, {"N": 3, "a": 2, "c": 4})
+    assert lhs.shape == (8, 2, 4)
+    np.testing.assert_allclose(lhs, rhs, rtol=1e-12)
+
+
+def test_infer_implicit_dims_from_fin_argument() -> None:
+    env = environment(
+        definition(
+            "Proofs.cls_token_grad",
+            "{N D : ℕ} (dy : Vec ((N + 1) * D))",
+            "Vec D",
+            "Proofs.cls_token_grad dy i = dy (finProdFinEquiv (0, i))",
+        ),
+        theorem(
+            "Proofs.t",
+            "{N D : ℕ} (dy : Vec ((N + 1) * D)) (i : Fin D)",
+            "cls_token_grad dy i = dy (↑i)",
+        ),
+    )
+    assert _agree(_derived(env, "Proofs.t"), {"N": 3, "D": 2})
+
+
+def test_prefer_ingested_equation_over_library() -> None:
+    stmt = theorem(
+        "Proofs.t",
+        "{m n : ℕ} (W : Mat m n) (b : Vec n) (x : Vec m) (j : Fin n)",
+        "dense W b x j = (∑ i : Fin m, x i * W i j) + b j",
+    )
+    assert _agree(_derived(environment(stmt), "Proofs.t"), {"m": 3, "n": 2})
+    altered = definition(
+        "Proofs.dense",
+        "{m n : ℕ} (W : Mat m n) (b : Vec n) (x : Vec m)",
+        "Vec n",
+        "Proofs.dense W b x = fun j => (∑ i : Fin m, x i * W i j) - b j",
+    )
+    c = _derived(environment(altered, stmt), "Proofs.t")
+    assert not _agree(c, {"m": 3, "n": 2})
+    assert "Proofs.dense" in c.dependencies
+
+
+def test_check_vocabulary_against_definitions() -> None:
+    env = environment(
+        theorem(
+            "Proofs.t",
+            "{c : ℕ} (z : Vec c) (l : Fin c)",
+            "crossEntropy c z l = -Real.log (Real.exp (z l) / ∑ k : Fin c, Real.exp (z k))",
+        )
+    )
+    assert _agree(_derived(env, "Proofs.t"), {"c": 4})
+    env = environment(
+        theorem(
+            "Proofs.t",
+            "(x : ℝ)",
+            "geluScalar x = "
+            "0.5 * x * (1 + Real.tanh (Real.sqrt (2 / Real.pi) * (x + 0.044715 * x ^ 3)))",
+        )
+    )
+    assert _agree(_derived(env, "Proofs.t"), {})
+    env = environment(
+        theorem(
+            "Proofs.t",
+            "{n : ℕ} (ε γ β : ℝ) (x : Vec n) (i : Fin n)",
+            "layerNormForward n ε γ β x i = "
+            "γ * ((x i - bnMean n x) * (1 / Real.sqrt (bnVar n x + ε)))"
+            " + β",
+        )
+    )
+    assert _agree(_derived(env, "Proofs.t"), {"n": 3})
+
+
+# --- hypotheses -------------------------------------------------------------------------
+
+
+def test_plan_hypotheses_into_constraints_and_assumptions() -> None:
+    env = environment(
+        theorem(
+            "Proofs.t",
+            "{n P W : ℕ} (ε : ℝ) (hε : 0 < ε) (hPW : P ≤ W) (hn : n ≠ 0) (i j : Fin n)"
+            " (hij : i ≠ j)"
+            " (f : Vec n) (hf : Differentiable ℝ f)",
+            "(if i = j then ε else 0) + Real.sqrt ε * Real.sqrt ε = ε",
+        )
+    )
+    c = _derived(env, "Proofs.t")
+    assert c.dim_names == ("n", "P", "W")
+    assert set(c.dim_constraints()) == {DimConstraint("P", "<=", "W"), DimConstraint("n", "!=", 0)}
+    assert c.input_specs({"n": 3, "P": 1, "W": 2})["ε"].constraint == "positive"
+    assert any("i ≠ j" in a for a in c.assumptions)
+    assert any("Differentiable" in a for a in c.assumptions)
+    result = check("Proofs.t", env, trials=32, seed=0)
+    assert result.status == "pass", result.reason
+
+
+def test_fail_statement_without_its_hypothesis() -> None:
+    env = environment(theorem("Proofs.t", "(ε : ℝ)", "Real.sqrt ε * Real.sqrt ε = ε"))
+    result = check("Proofs.t", env, trials=32, seed=0)
+    assert result.status == "fail"
+
+
+def test_check_nat_binder_as_sampled_input() -> None:
+    env = environment(theorem("Proofs.t", "(k : ℕ)", "(k - 3) + 3 = max k 3"))
+    c = _derived(env, "Proofs.t")
+    assert c.dim_names == ()
+    assert c.input_specs({})["k"].kind == "nat"
+    assert _agree(c, {}, trials=32)
+
+
+def test_check_inequality_as_predicate() -> None:
+    env = environment(theorem("Proofs.t", "(x : ℝ)", "0 ≤ x * x"))
+    assert check("Proofs.t", env, trials=32, seed=0).status == "pass"
+    env = environment(theorem("Proofs.t", "(x : ℝ)", "x ≤ 0"))
+    assert check("Proofs.t", env, trials=32, seed=0).status == "fail"
+
+
+# --- non-finite values -----------------------------------------------------------------
+
+
+def test_locate_nonfinite_subterm_innermost_first() -> None:
+    env = environment(
+        theorem("Proofs.t", "(x : ℝ)", "Real.exp (Real.exp (Real.exp x)) * 0 = x - x")
+    )
+    c = _derived(env, "Proofs.t")
+    where = c.locate_nonfinite({}, {"x": np.float64(3.0)})
+    assert where == "Real.exp (Real.exp (Real.exp x))"
+    assert c.locate_nonfinite({}, {"x": np.float64(0.0)}) is None
+
+
+def test_report_nonfinite_as_error_naming_subterm() -> None:
+    env = environment(
+        theorem("Proofs.t", "(x : ℝ)", "Real.exp (Real.exp (Real.exp (x * 100))) = 1")
+    )
+    result = check("Proofs.t", env, trials=16, seed=0)
+    assert result.status == "error"
+    assert "Real.exp" in result.reason
+
+
+@pytest.mark.parametrize("dims", [{"n": 1}, {"n": 4}])
+def test_check_fin_rev_sum_reindex(dims: dict[str, int]) -> None:
+    env = environment(
+        theorem("Proofs.t", "{n : ℕ} (v : Vec n)", "∑ i : Fin n, v (Fin.rev i) = ∑ i : Fin n, v i")
+    )
+    assert _agree(_derived(env, "Proofs.t"), dims)
+
+
+def test_unfold_lambda_equation_and_constant_definition() -> None:
+    env = environment(
+        definition(
+            "Proofs.shift",
+            "{n : ℕ} (x : Vec n) (s : ℝ)",
+            "Vec n",
+            "Proofs.shift x s = fun j => x j + s * eps",
+        ),
+        definition("Proofs.eps", "", "ℝ", "Proofs.eps = 0.5"),
+        theorem("Proofs.t", "{n : ℕ} (x : Vec n) (i : Fin n)", "shift x 2 i = x i + 1"),
+    )
+    c = _derived(env, "Proofs.t")
+    assert c.dependencies == ("Proofs.eps", "Proofs.shift")
+    assert _agree(c, {"n": 3})
+
+
+def test_sum_over_product_of_fins() -> None:
+    env = environment(
+        theorem(
+            "Proofs.t",
+            "{m n : ℕ} (A : Mat m n)",
+            "∑ p : Fin m × Fin n, A p.1 p.2 = ∑ k : Fin (m * n), Mat.flatten A k",
+        )
+    )
+    assert _agree(_derived(env, "Proofs.t"), {"m": 2, "n": 3})

@@ -360,30 +360,86 @@ class StructInst(Term):
     base: Term | None = None
 
 
+@dataclass(frozen=True)
+class ArrayLit(Term):
+    """`#[a, b, c]`."""
+
+    items: tuple[Term, ...]
+
+
+@dataclass(frozen=True)
+class Integral(Term):
+    """Mathlib's `∫ x, f x ∂μ` and `∫ x in s, f x`: body at precedence 60, measure at 70."""
+
+    binders: tuple[Binder, ...]
+    domain: Term | None
+    body: Term
+    measure: Term | None = None
+
+
+@dataclass(frozen=True)
+class Index(Term):
+    """`xs[i]`, `xs[i]!`, `xs[i]?` (Lean's `getElem` notation); `suffix` is "", "!" or "?"."""
+
+    term: Term
+    index: Term
+    suffix: str = ""
+
+
+@dataclass(frozen=True)
+class Do(Term):
+    """A `do` block; kept as text, never interpreted."""
+
+    text: str
+
+
 # --- JSON ------------------------------------------------------------------
 
 _NODE_TYPES: dict[str, type[Term]] = {}
+# Per node class: its name and its field names without `span`, computed once.
+_NODE_FIELDS: dict[type, tuple[str, tuple[str, ...]]] = {}
 
 
 def _register_all() -> None:
     for obj in list(globals().values()):
         if isinstance(obj, type) and issubclass(obj, Term) and obj is not Term:
             _NODE_TYPES[obj.__name__] = obj
+            names = tuple(f.name for f in dataclasses.fields(obj) if f.name != "span")
+            _NODE_FIELDS[obj] = (obj.__name__, names)
+
+
+def node_fields(cls: type) -> tuple[str, ...]:
+    """The field names of a node class, without `span`."""
+    spec = _NODE_FIELDS.get(cls)
+    if spec is None:
+        names = tuple(f.name for f in dataclasses.fields(cls) if f.name != "span")
+        spec = _NODE_FIELDS[cls] = (cls.__name__, names)
+    return spec[1]
 
 
 def to_json(node: Any) -> Any:
     """A term (or tuple of terms) as plain JSON: {"t": kind, field: value, ...}."""
-    if isinstance(node, Term):
-        out: dict[str, Any] = {"t": type(node).__name__}
-        for f in dataclasses.fields(node):
-            if f.name == "span":
-                continue
-            out[f.name] = to_json(getattr(node, f.name))
-        out["span"] = [node.span.start, node.span.end]
-        return out
-    if isinstance(node, tuple):
-        return [to_json(x) for x in node]
-    return node
+    spec = _NODE_FIELDS.get(type(node))
+    if spec is None:
+        if isinstance(node, tuple):
+            return [to_json(x) for x in node]
+        if not isinstance(node, Term):
+            return node
+        node_fields(type(node))
+        spec = _NODE_FIELDS[type(node)]
+    kind, names = spec
+    out: dict[str, Any] = {"t": kind}
+    for name in names:
+        value = getattr(node, name)
+        if value is None or type(value) is str:
+            out[name] = value
+        elif type(value) is tuple:
+            out[name] = [x if type(x) is str else to_json(x) for x in value]
+        else:
+            out[name] = to_json(value)
+    span = node.span
+    out["span"] = [span.start, span.end]
+    return out
 
 
 def from_json(data: Any) -> Any:
@@ -391,11 +447,9 @@ def from_json(data: Any) -> Any:
     if isinstance(data, dict) and "t" in data:
         cls = _NODE_TYPES[data["t"]]
         kwargs: dict[str, Any] = {}
-        for f in dataclasses.fields(cls):
-            if f.name == "span":
-                continue
-            if f.name in data:
-                kwargs[f.name] = from_json(data[f.name])
+        for name in _NODE_FIELDS[cls][1]:
+            if name in data:
+                kwargs[name] = from_json(data[name])
         span = data.get("span", [0, 0])
         return cls(**kwargs, span=Span(span[0], span[1]))
     if isinstance(data, list):

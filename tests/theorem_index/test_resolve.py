@@ -1,0 +1,232 @@
+"""Name resolution and declaration analysis."""
+
+from __future__ import annotations
+
+import json
+
+from theorem_index.lean import (
+    Analysis,
+    KnownNames,
+    analyse_declaration,
+    parse_term,
+    print_term,
+    resolve,
+)
+from theorem_index.lean.syntax import App, BigOp, BinOp, Const, Lam, Proj, Var
+from theorem_index.model import Declaration
+
+
+def _resolve(text: str, bound: set[str] = frozenset(), **kw):  # type: ignore[no-untyped-def,assignment]
+    return resolve(parse_term(text), bound=bound, namespace=kw.pop("namespace", "Proofs"), **kw)
+
+
+def test_resolve_bound_name_to_var() -> None:
+    r = _resolve("x + y", {"x"})
+    assert isinstance(r.term, BinOp)
+    assert r.term.lhs == Var("x")
+    assert r.term.rhs == Const("y")
+    assert r.unknown == ("y",)
+
+
+def test_resolve_constant_in_enclosing_namespace() -> None:
+    r = _resolve("pdiv f x i j", {"f", "x", "i", "j"})
+    assert isinstance(r.term, App)
+    assert r.term.fn == Const("Proofs.pdiv")
+    assert r.constants == ("Proofs.pdiv",)
+    assert r.unknown == ()
+
+
+def test_resolve_dotted_constant_relative_to_namespace() -> None:
+    r = _resolve("Mat.flatten A", {"A"})
+    assert r.constants == ("Proofs.Mat.flatten",)
+
+
+def test_resolve_dotted_name_with_bound_head_to_field_projection() -> None:
+    r = _resolve("n.succ", {"n"}, types={"n": "Fin"})
+    assert r.term == Proj(Var("n"), "succ")
+    assert r.constants == ("Fin.succ",)
+
+
+def test_resolve_field_notation_on_matrix_by_binder_type() -> None:
+    r = _resolve("W.flatten", {"W"}, types={"W": "Proofs.Mat"})
+    assert r.term == Proj(Var("W"), "flatten")
+    assert r.constants == ("Proofs.Mat.flatten",)
+    k = _resolve("W.flatten", {"W"}, types={"W": "Proofs.Kernel4"})
+    assert k.constants == ("Proofs.Kernel4.flatten",)
+
+
+def test_resolve_field_notation_on_constant() -> None:
+    r = _resolve("finProdFinEquiv.symm idx", {"idx"})
+    assert isinstance(r.term, App)
+    assert r.term.fn == Proj(Const("finProdFinEquiv"), "symm")
+    assert r.constants == ("Equiv.symm", "finProdFinEquiv")
+
+
+def test_resolve_notation_names_to_constants() -> None:
+    r = _resolve("(x : ℝ) + (n : ℕ)", {"x", "n"})
+    assert r.constants == ("Nat", "Real")
+
+
+def test_resolve_records_unknown_constant_without_failing() -> None:
+    r = _resolve("frobnicate x", {"x"})
+    assert r.unknown == ("frobnicate",)
+    assert isinstance(r.term, App) and r.term.fn == Const("frobnicate")
+
+
+def test_resolve_prefers_link_over_lookup() -> None:
+    r = _resolve("dense W b x", {"W", "b", "x"}, links={"dense": "Other.dense"})
+    assert r.constants == ("Other.dense",)
+
+
+def test_resolve_opens_are_searched() -> None:
+    known = KnownNames(["Foo.bar"], builtins=False)
+    r = resolve(parse_term("bar"), namespace="", opens=("Foo",), known=known)
+    assert r.term == Const("Foo.bar")
+    assert resolve(parse_term("bar"), known=known).unknown == ("bar",)
+
+
+def test_resolve_root_prefix_skips_namespace() -> None:
+    known = KnownNames(["foo", "Proofs.foo"], builtins=False)
+    assert resolve(parse_term("foo"), namespace="Proofs", known=known).term == Const("Proofs.foo")
+    assert resolve(parse_term("_root_.foo"), namespace="Proofs", known=known).term == Const("foo")
+
+
+def test_resolve_sum_binds_index_in_body_only() -> None:
+    r = _resolve("∑ r : Fin N, X r i + r", {"X", "N", "i"})
+    assert isinstance(r.term, BinOp)
+    body = r.term.lhs
+    assert isinstance(body, BigOp) and isinstance(body.body, App)
+    assert body.body.args[0] == Var("r")
+    assert r.term.rhs == Const("r")
+    assert "Finset.sum" in r.constants and "Finset.univ" in r.constants
+
+
+def test_resolve_lambda_pattern_binds_its_names() -> None:
+    r = _resolve("fun (r, k) => f r k", {"f"})
+    assert isinstance(r.term, Lam) and isinstance(r.term.body, App)
+    assert r.term.body.args == (Var("r"), Var("k"))
+
+
+def test_resolve_bound_variable_shadows_constant() -> None:
+    r = _resolve("fun dense => dense x", {"x"})
+    assert isinstance(r.term, Lam) and isinstance(r.term.body, App)
+    assert r.term.body.fn == Var("dense")
+    assert r.constants == ()
+
+
+def test_resolve_let_and_match_bind_names() -> None:
+    r = _resolve("let y := 1; match n with | 0 => y | m + 1 => m", {"n"})
+    assert r.unknown == ()
+
+
+def test_resolve_quantifier_bound_uses_outer_scope() -> None:
+    r = _resolve("∀ ε > δ, ε = ε", {"δ"})
+    assert r.unknown == ()
+
+
+def _seed_decl(**kw) -> Declaration:  # type: ignore[no-untyped-def]
+    base = {
+        "name": "Proofs.rowDense_weight_grad",
+        "kind": "def",
+        "module": "Proofs.ViTClose",
+        "binders": "{N a c : ℕ} (X : Mat N a) (dY : Mat N c)",
+        "statement": "Mat a c",
+        "equations": ("Proofs.rowDense_weight_grad X dY i j = ∑ r : Fin N, X r i * dY r j",),
+    }
+    base.update(kw)
+    return Declaration(**base)  # type: ignore[arg-type]
+
+
+def test_analyse_equation_binds_left_hand_side_pattern_variables() -> None:
+    a = analyse_declaration(_seed_decl(), KnownNames())
+    assert a.errors == ()
+    (eq,) = a.equations
+    assert isinstance(eq, BinOp) and isinstance(eq.lhs, App)
+    assert eq.lhs.fn == Const("Proofs.rowDense_weight_grad")
+    assert eq.lhs.args == (Var("X"), Var("dY"), Var("i"), Var("j"))
+    assert a.unknown_constants == ()
+    assert a.constants == (
+        "Fin",
+        "Finset.sum",
+        "Finset.univ",
+        "Nat",
+        "Proofs.Mat",
+        "Proofs.rowDense_weight_grad",
+    )
+
+
+def test_analyse_skips_placeholder_equation() -> None:
+    decl = _seed_decl(equations=("One or more equations did not get rendered due to their size.",))
+    a = analyse_declaration(decl, KnownNames())
+    assert a.equations == () and a.errors == ()
+
+
+def test_analyse_reports_broken_part_and_keeps_the_others() -> None:
+    decl = _seed_decl(statement="Mat a (c", statement_line=12, statement_column=40)
+    a = analyse_declaration(decl, KnownNames())
+    assert a.statement is None
+    assert a.binders is not None and len(a.binders) == 3
+    assert len(a.equations) == 1
+    (err,) = a.errors
+    assert (err.part, err.message, err.line, err.column) == (
+        "statement",
+        "expected ')', found end of input",
+        1,
+        9,
+    )
+    assert (err.file_line, err.file_column) == (12, 48)
+
+
+def test_analyse_reports_equation_error_by_number() -> None:
+    decl = _seed_decl(equations=("f x = ", "f = g"))
+    a = analyse_declaration(decl, KnownNames())
+    assert [e.part for e in a.errors] == ["equation 1"]
+    assert len(a.equations) == 1
+
+
+def test_round_trip_analysis_through_json() -> None:
+    a = analyse_declaration(_seed_decl(), KnownNames())
+    data = json.loads(json.dumps(a.to_json(), ensure_ascii=False))
+    assert Analysis.from_json(data) == a
+    broken = analyse_declaration(_seed_decl(binders="{N"), KnownNames())
+    assert Analysis.from_json(json.loads(json.dumps(broken.to_json()))) == broken
+
+
+def test_print_resolved_tree_uses_written_names() -> None:
+    a = analyse_declaration(_seed_decl(), KnownNames())
+    assert print_term(a.equations[0]) == (
+        "Proofs.rowDense_weight_grad X dY i j = ∑ r : Fin N, X r i * dY r j"
+    )
+
+
+def test_hold_upstream_and_library_names_in_known_names() -> None:
+    known = KnownNames()
+    for name in (
+        "Proofs.pdiv",
+        "Proofs.dense",
+        "Proofs.Mat.flatten",
+        "Proofs.Mat.unflatten",
+        "Proofs.Kernel4.flatten",
+        "Proofs.Vec",
+        "Proofs.layerNormForward",
+        "Proofs.bnXhat",
+        "Proofs.patchEmbed_flat",
+        "finProdFinEquiv",
+        "Equiv.symm",
+        "Fin.succ",
+        "Fin.castSucc",
+        "Finset.sum",
+        "Real.sqrt",
+        "Real.exp",
+    ):
+        assert name in known
+    assert "Proofs.rowDense_weight_grad" not in known
+    known.add("Proofs.rowDense_weight_grad")
+    assert "Proofs.rowDense_weight_grad" in known
+
+
+def test_resolve_resolved_tree_unchanged() -> None:
+    t = parse_term("pdiv")
+    once = resolve(t, namespace="Proofs").term
+    assert isinstance(once, Const)
+    assert resolve(once, namespace="Proofs").term == once

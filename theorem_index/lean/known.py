@@ -1,0 +1,93 @@
+"""Names a statement may use before anything has been ingested.
+
+`KnownNames` holds fully qualified constant names: a built-in table of Lean
+core, Mathlib and upstream-project names that the project's statements use
+(namespaces checked against their sources: the upstream project declares its
+definitions inside `namespace Proofs`, matrices in `Proofs.Mat`, kernels in
+`Proofs.Kernel4`), plus every name added as declarations are ingested.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+# Lean core and Mathlib.
+_CORE = """
+Nat Nat.succ Nat.pred Nat.cast Nat.floor Nat.ceil Nat.sub Nat.add Nat.mul Nat.div Nat.mod Nat.zero
+Int Int.floor Int.ceil Int.toNat Int.natAbs Int.cast Rat Real Complex NNReal ENNReal ENat
+Fin Fin.succ Fin.castSucc Fin.val Fin.rev Fin.last Fin.mk Fin.cast Fin.castLE Fin.natAdd
+Fin.addNat Fin.pred Fin.isLt
+Finset Finset.sum Finset.prod Finset.univ Finset.range Finset.card Finset.filter Finset.Iio
+Fintype Fintype.card DecidableEq Decidable
+Real.sqrt Real.exp Real.log Real.tanh Real.cosh Real.sinh Real.cos Real.sin Real.pi Real.rpow
+Real.logb Real.arctan
+Equiv Equiv.symm Equiv.trans Equiv.refl finProdFinEquiv finSumFinEquiv
+Prod Prod.fst Prod.snd Prod.mk Sigma Subtype Subtype.val
+Function.comp Function.update Function.const id
+Eq Ne Not And Or Iff True False Exists ite dite HEq
+Bool Unit PUnit Option Option.some Option.none List List.map List.length List.sum Array String Float
+Set Set.univ Membership.mem
+AddCommMonoid AddCommGroup AddMonoid CommRing Ring Field Module Semiring LinearOrder
+Top.top Bot.bot EmptyCollection.emptyCollection
+max min abs norm inner
+HAdd.hAdd HSub.hSub HMul.hMul HDiv.hDiv HMod.hMod HPow.hPow Neg.neg Inv.inv HSMul.hSMul
+fderiv deriv Differentiable DifferentiableAt HasFDerivAt HasDerivAt ContinuousLinearMap
+Continuous ContinuousAt
+Matrix Matrix.transpose Matrix.mulVec Matrix.vecMul dotProduct Pi.single
+Classical.choice
+"""
+
+# The upstream Lean project behind the seed pages.
+_UPSTREAM = """
+Proofs.Vec Proofs.Mat Proofs.Tensor3 Proofs.Kernel4
+Proofs.pdiv Proofs.pdivMat Proofs.pdiv3 Proofs.basisVec Proofs.HasVJP Proofs.HasVJPAt
+Proofs.HasVJPMat Proofs.HasVJP3
+Proofs.Mat.flatten Proofs.Mat.unflatten Proofs.Mat.mul Proofs.Mat.transpose
+Proofs.Tensor3.flatten Proofs.Tensor3.unflatten
+Proofs.Kernel4.flatten Proofs.Kernel4.unflatten
+Proofs.dense Proofs.relu Proofs.softmax Proofs.crossEntropy Proofs.oneHot
+Proofs.layerNormForward Proofs.geluScalar Proofs.layerNormVec
+Proofs.bnMean Proofs.bnVar Proofs.bnIstd Proofs.bnXhat Proofs.bnForward
+Proofs.bn_grad_gamma Proofs.bn_grad_beta
+Proofs.conv2d Proofs.depthwiseConv2d Proofs.globalAvgPool Proofs.maxPool2 Proofs.maxPoolFlat
+Proofs.patchEmbed_flat
+"""
+
+BUILTIN_NAMES: frozenset[str] = frozenset((_CORE + _UPSTREAM).split())
+
+# Constants whose type's head is known, for generalised field notation on them
+# (`finProdFinEquiv.symm` is `Equiv.symm finProdFinEquiv`).
+BUILTIN_TYPE_HEADS: dict[str, str] = {
+    "finProdFinEquiv": "Equiv",
+    "finSumFinEquiv": "Equiv",
+}
+
+
+class KnownNames:
+    """The fully qualified names that resolution may pick from."""
+
+    def __init__(self, names: Iterable[str] = (), *, builtins: bool = True) -> None:
+        self._names: set[str] = set(BUILTIN_NAMES) if builtins else set()
+        self._type_heads: dict[str, str] = dict(BUILTIN_TYPE_HEADS) if builtins else {}
+        self._names.update(names)
+
+    def add(self, name: str, type_head: str | None = None) -> None:
+        """Record an ingested declaration (and, optionally, the head of its type)."""
+        self._names.add(name)
+        if type_head:
+            self._type_heads[name] = type_head
+
+    def update(self, names: Iterable[str]) -> None:
+        self._names.update(names)
+
+    def type_head(self, name: str) -> str | None:
+        return self._type_heads.get(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._names))
+
+    def __len__(self) -> int:
+        return len(self._names)

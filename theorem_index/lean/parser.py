@@ -1,0 +1,565 @@
+"""A Pratt parser for Lean 4 / Mathlib terms and binder lists.
+
+Binding powers come from `precedence.py` (Lean's own numbers). As in Lean,
+a trailing parser (infix, postfix, projection, application) applies while
+its precedence is at least the level being parsed *and* the term on its left
+has at least the precedence it asks for; application takes every argument
+that follows (`f x y` is one `App`), arguments are parsed at `ARG`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .binding import BindingRules
+from .cursor import MAX_DEPTH
+from .errors import LeanParseError
+from .precedence import (
+    ARG,
+    INFIX,
+    LEAD,
+    MAX,
+    PI_PREC,
+    POSTFIX,
+    PREFIX,
+)
+from .syntax import (
+    Abs,
+    Anon,
+    App,
+    ArrayLit,
+    Binder,
+    BinOp,
+    CDot,
+    CharLit,
+    Decimal,
+    DotIdent,
+    Hole,
+    Ident,
+    Index,
+    ListLit,
+    NamedArg,
+    Norm,
+    Num,
+    Paren,
+    Pi,
+    Postfix,
+    Prefix,
+    Proj,
+    SetBuilder,
+    SetLit,
+    Span,
+    Str,
+    StructInst,
+    Subtype,
+    Term,
+    Tuple,
+    Typed,
+    VecLit,
+    node_fields,
+)
+
+_ARG_SYMS = frozenset("( ⟨ [ ![ #[ { @ @& ↑ ⇑ ↥ ¬ ! √ · ∑ ∏ ∫ ‖ | ⌊ ⌈ ⟪ ? ∞ ⊤ ⊥ ∅ λ ..".split())
+_ARG_KWS = frozenset(("fun", "Type", "Sort", "Prop", "Type*", "Sort*", "if", "do"))
+_OP_ALIASES = {
+    "->": "→",
+    "<->": "↔",
+    "<=": "≤",
+    ">=": "≥",
+    "/\\": "∧",
+    "\\/": "∨",
+    "$": "<|",
+}
+_ARROWS = frozenset(("→", "->"))
+_FLOOR = {"⌋": "Int.floor", "⌋₊": "Nat.floor", "⌉": "Int.ceil", "⌉₊": "Nat.ceil"}
+
+
+def _respan(t: Term, span: Span) -> Term:
+    """`t` with its span widened to the parentheses around it."""
+    values = {name: getattr(t, name) for name in node_fields(type(t))}
+    return type(t)(**values, span=span)
+
+
+def _binder_names(e: Term) -> tuple[str, ...] | None:
+    """The names of `x` / `x y z` / `_` read as a binder group, or None."""
+    if isinstance(e, Ident) and "." not in e.name:
+        return (e.name,)
+    if isinstance(e, Hole) and not e.name:
+        return ("_",)
+    if isinstance(e, App):
+        out: list[str] = []
+        for part in (e.fn, *e.args):
+            names = _binder_names(part)
+            if names is None:
+                return None
+            out.extend(names)
+        return tuple(out)
+    return None
+
+
+class _Parser(BindingRules):
+    """The Pratt loop, brackets and atoms; binding constructs come from `BindingRules`."""
+
+    # --- the Pratt loop ------------------------------------------------------
+
+    def expr(self, rbp: int) -> Term:
+        depth = self.depth = self.depth + 1
+        if depth > MAX_DEPTH:
+            raise self.error(f"term nested too deeply (more than {MAX_DEPTH} levels)")
+        left, lprec = self.leading(rbp)
+        left = self.trailing(left, lprec, rbp)
+        self.depth = depth - 1
+        return left
+
+    def trailing(self, left: Term, lprec: int, rbp: int) -> Term:
+        k, t = self.k, self.t
+        while True:
+            i = self.i
+            kind = k[i]
+            if kind == "sym":
+                tx = t[i]
+                inf = INFIX.get(tx)
+                if inf is not None:
+                    if inf.prec < rbp or lprec < inf.lhs:
+                        break
+                    self.i = i + 1
+                    self.deeper()
+                    rhs = self.expr(inf.rhs)
+                    op = _OP_ALIASES.get(tx, tx)
+                    left = BinOp(op, left, rhs, span=Span(left.span.start, rhs.span.end))
+                    lprec = inf.prec
+                    continue
+                post = POSTFIX.get(tx)
+                if post is not None:
+                    if post < rbp or lprec < MAX:
+                        break
+                    self.i = i + 1
+                    self.deeper()
+                    left = Postfix(tx, left, span=Span(left.span.start, self.e[i]))
+                    lprec = MAX
+                    continue
+                if tx == "[" and not self.ws[i] and lprec >= MAX:  # `xs[i]`, `xs[i]!`
+                    self.deeper()
+                    left = self.index(left, rbp)
+                    lprec = MAX
+                    continue
+            elif kind == "field":
+                self.i = i + 1
+                self.deeper()
+                left = Proj(left, t[i], span=Span(left.span.start, self.e[i]))
+                lprec = MAX
+                continue
+            if lprec >= MAX and rbp <= LEAD and self.starts_arg(i):
+                self.deeper()
+                args: list[Term] = []
+                while self.starts_arg(self.i):
+                    args.append(self.arg())
+                fn = left
+                if isinstance(fn, App):  # `(f x) y` is `f x y`
+                    args[:0] = fn.args
+                    fn = fn.fn
+                left = App(fn, tuple(args), span=Span(left.span.start, args[-1].span.end))
+                lprec = LEAD
+                continue
+            break
+        return left
+
+    def starts_arg(self, i: int) -> bool:
+        kind = self.k[i]
+        if kind in ("id", "num", "dec", "str", "char", "dot"):
+            pass
+        elif kind == "sym":
+            tx = self.t[i]
+            if tx not in _ARG_SYMS:
+                return False
+            if tx == "|" and (self.ws[i + 1] or (self.abs_depth and not self.ws[i])):
+                return False
+            if tx == "‖" and self.norm_depth:
+                return False
+        elif kind == "kw":
+            if self.t[i] not in _ARG_KWS:
+                return False
+        else:
+            return False
+        return self.col_limit < 0 or self.column(i) > self.col_limit
+
+    def arg(self) -> Term:
+        i = self.i
+        if self.t[i] == "(" and self.k[i + 1] == "id" and self.t[i + 2] == ":=":
+            self.i = i + 3
+            value = self.expr(0)
+            self.expect(")")
+            return NamedArg(self.t[i + 1], value, span=self.span(self.s[i]))
+        return self.expr(ARG)
+
+    def leading(self, rbp: int) -> tuple[Term, int]:
+        i = self.i
+        kind = self.k[i]
+        tx = self.t[i]
+        start = self.s[i]
+        if kind == "id":
+            self.i = i + 1
+            if tx == "_":
+                return Hole(span=Span(start, self.e[i])), MAX
+            return Ident(tx, span=Span(start, self.e[i])), MAX
+        if kind == "num":
+            self.i = i + 1
+            return Num(tx, span=self.span(start)), MAX
+        if kind == "dec":
+            self.i = i + 1
+            return Decimal(tx, span=self.span(start)), MAX
+        if kind == "str":
+            self.i = i + 1
+            return Str(tx[1:-1], span=self.span(start)), MAX
+        if kind == "char":
+            self.i = i + 1
+            return CharLit(tx[1:-1], span=self.span(start)), MAX
+        if kind == "dot":
+            self.i = i + 1
+            return DotIdent(tx, span=self.span(start)), MAX
+        if kind == "sym":
+            handler = _LEADING_SYM.get(tx)
+            if handler is not None:
+                return handler(self, rbp)
+            pre = PREFIX.get(tx)
+            if pre is not None:
+                node_prec, arg_prec = pre
+                if node_prec < rbp:
+                    raise self.expected("term")
+                self.i = i + 1
+                operand = self.expr(arg_prec)
+                return Prefix(tx, operand, span=self.span(start)), node_prec
+        elif kind == "kw":
+            kw_handler = _LEADING_KW.get(tx)
+            if kw_handler is not None:
+                return kw_handler(self, rbp)
+        raise self.expected("term")
+
+    # --- brackets ------------------------------------------------------------
+
+    def items(self, close: str) -> list[Term]:
+        out: list[Term] = []
+        if self.at(close):
+            self.i += 1
+            return out
+        while True:
+            out.append(self.expr(0))
+            if self.at(","):
+                self.i += 1
+                continue
+            self.expect(close)
+            return out
+
+    def paren(self, rbp: int) -> tuple[Term, int]:
+        start = self.s[self.i]
+        self.i += 1
+        if self.at(")"):
+            self.i += 1
+            return Tuple((), span=self.span(start)), MAX
+        saved = self.save()
+        e = self.expr(0)
+        node: Term
+        if self.at(":"):
+            self.i += 1
+            ty = self.expr(0)
+            self.expect(")")
+            has_cdot = self.restore(saved)
+            names = _binder_names(e)
+            if rbp <= PI_PREC and names and not has_cdot and self.t[self.i] in _ARROWS:
+                binder = Binder("explicit", names, ty, span=self.span(start))
+                return self.pi(binder, start)
+            node = Typed(e, ty, span=self.span(start))
+            return (Paren(node, span=node.span) if has_cdot else node), MAX
+        if self.at(","):
+            self.i += 1
+            rest = self.items(")")
+            node = Tuple((e, *rest), span=self.span(start))
+        else:
+            self.expect(")")
+            node = _respan(e, Span(start, self.e[self.i - 1]))
+        if self.restore(saved):
+            node = Paren(node, span=self.span(start))
+        return node, MAX
+
+    def pi(self, binder: Binder, start: int) -> tuple[Term, int]:
+        """After a bracketed binder: `→ body` (a dependent arrow)."""
+        self.i += 1
+        body = self.expr(PI_PREC)
+        return Pi((binder,), body, span=self.span(start)), PI_PREC
+
+    def anon(self, rbp: int) -> tuple[Term, int]:
+        start = self.s[self.i]
+        self.i += 1
+        saved = self.save()
+        items = self.items("⟩")
+        self.restore(saved)
+        return Anon(tuple(items), span=self.span(start)), MAX
+
+    def vec(self, rbp: int) -> tuple[Term, int]:
+        start = self.s[self.i]
+        cls = VecLit if self.t[self.i] == "![" else ArrayLit
+        self.i += 1
+        saved = self.save()
+        items = self.items("]")
+        self.restore(saved)
+        return cls(tuple(items), span=self.span(start)), MAX
+
+    def inner(self, rbp: int) -> tuple[Term, int]:
+        """`⟪x, y⟫_𝕜` is `inner 𝕜 x y`."""
+        start = self.s[self.i]
+        self.i += 1
+        saved = self.save()
+        x = self.expr(0)
+        self.expect(",")
+        y = self.expr(0)
+        self.expect("⟫")
+        self.restore(saved)
+        args = [x, y]
+        if self.k[self.i] == "id" and self.t[self.i].startswith("_") and not self.ws[self.i]:
+            field = self.t[self.i][1:]
+            self.i += 1
+            args.insert(0, Ident(field, span=Span(self.s[self.i - 1] + 1, self.e[self.i - 1])))
+        fn = Ident("inner", span=Span(start, start + 1))
+        return App(fn, tuple(args), span=self.span(start)), LEAD
+
+    def bracket(self, rbp: int) -> tuple[Term, int]:
+        start = self.s[self.i]
+        if self.k[self.i + 1] == "id" and self.t[self.i + 2] == ":":
+            binder = self.bracketed()
+            if rbp <= PI_PREC and self.t[self.i] in _ARROWS:
+                return self.pi(binder, start)
+            raise self.expected("'→' after instance binder")
+        self.i += 1
+        saved = self.save()
+        items = self.items("]")
+        self.restore(saved)
+        if len(items) == 1 and rbp <= PI_PREC and self.t[self.i] in _ARROWS:
+            return self.pi(Binder("inst", (), items[0], span=self.span(start)), start)
+        return ListLit(tuple(items), span=self.span(start)), MAX
+
+    def strict(self, rbp: int) -> tuple[Term, int]:
+        start = self.s[self.i]
+        binder = self.bracketed()
+        if rbp <= PI_PREC and self.t[self.i] in _ARROWS:
+            return self.pi(binder, start)
+        raise self.expected("'→' after binder")
+
+    def brace(self, rbp: int) -> tuple[Term, int]:
+        start = self.s[self.i]
+        self.i += 1
+        saved = self.save()
+        try:
+            if self.at("}"):
+                self.i += 1
+                return SetLit((), span=self.span(start)), MAX
+            if self.k[self.i] == "id" and self.t[self.i + 1] == ":=":
+                fields = self.struct_fields()
+                self.expect("}")
+                return StructInst(fields, span=self.span(start)), MAX
+            e = self.expr(0)
+            names = _binder_names(e)
+            tx = self.t[self.i] if self.k[self.i] in ("sym", "kw") else ""
+            if tx == "with":
+                self.i += 1
+                fields = self.struct_fields()
+                self.expect("}")
+                return StructInst(fields, e, span=self.span(start)), MAX
+            ty: Term | None = None
+            if tx == ":":
+                if not names:
+                    raise self.expected("'}'")
+                self.i += 1
+                ty = self.expr(0)
+                tx = self.t[self.i] if self.k[self.i] == "sym" else ""
+            if tx == "}" and names and rbp <= PI_PREC and self.t[self.i + 1] in _ARROWS:
+                self.i += 1
+                self.restore(saved)
+                binder = Binder("implicit", names, ty, span=self.span(start))
+                return self.pi(binder, start)
+            if tx in ("//", "|"):
+                self.i += 1
+                if names is not None and len(names) == 1:
+                    binder = Binder("plain", names, ty, span=e.span)
+                elif ty is None:
+                    binder = Binder("plain", (), pattern=e, span=e.span)
+                else:
+                    raise self.error("expected one name before ':'", self.i - 1)
+                body = self.expr(0)
+                self.expect("}")
+                cls = Subtype if tx == "//" else SetBuilder
+                return cls(binder, body, span=self.span(start)), MAX
+            if ty is not None:
+                if tx == "}":
+                    self.i += 1
+                    raise self.expected("'→' after implicit binder")
+                raise self.expected("'//', '|' or '}'")
+            if tx == ",":
+                self.i += 1
+                rest = self.items("}")
+                return SetLit((e, *rest), span=self.span(start)), MAX
+            self.expect("}")
+            return SetLit((e,), span=self.span(start)), MAX
+        finally:
+            self.restore(saved)
+
+    def struct_fields(self) -> tuple[tuple[str, Term], ...]:
+        fields: list[tuple[str, Term]] = []
+        while self.k[self.i] == "id" and self.t[self.i + 1] == ":=":
+            name = self.t[self.i]
+            self.i += 2
+            fields.append((name, self.expr(0)))
+            if self.at(","):
+                self.i += 1
+        return tuple(fields)
+
+    def abs_(self, rbp: int) -> tuple[Term, int]:
+        start = self.s[self.i]
+        self.i += 1
+        self.abs_depth += 1
+        inner = self.expr(0)
+        self.abs_depth -= 1
+        self.expect("|")
+        return Abs(inner, span=self.span(start)), MAX
+
+    def norm(self, rbp: int) -> tuple[Term, int]:
+        start = self.s[self.i]
+        self.i += 1
+        self.norm_depth += 1
+        inner = self.expr(0)
+        self.norm_depth -= 1
+        self.expect("‖")
+        return Norm(inner, span=self.span(start)), MAX
+
+    def floor(self, rbp: int) -> tuple[Term, int]:
+        start = self.s[self.i]
+        opener = self.t[self.i]
+        self.i += 1
+        saved = self.save()
+        inner = self.expr(0)
+        self.restore(saved)
+        closers = ("⌋", "⌋₊") if opener == "⌊" else ("⌉", "⌉₊")
+        close = self.t[self.i]
+        if close not in closers:
+            raise self.expected(f"'{closers[0]}'")
+        self.i += 1
+        fn = Ident(_FLOOR[close], span=Span(start, start + 1))
+        return App(fn, (inner,), span=self.span(start)), LEAD
+
+    def index(self, left: Term, rbp: int) -> Term:
+        self.i += 1
+        saved = self.save()
+        idx = self.expr(0)
+        self.expect("]")
+        self.restore(saved)
+        suffix = ""
+        if self.t[self.i] in ("!", "?") and self.k[self.i] == "sym" and not self.ws[self.i]:
+            suffix = self.t[self.i]
+            self.i += 1
+        return Index(left, idx, suffix, span=Span(left.span.start, self.e[self.i - 1]))
+
+    def cdot(self, rbp: int) -> tuple[Term, int]:
+        self.i += 1
+        self.saw_cdot = True
+        return CDot(span=Span(self.s[self.i - 1], self.e[self.i - 1])), MAX
+
+    def question(self, rbp: int) -> tuple[Term, int]:
+        start = self.s[self.i]
+        if self.k[self.i + 1] == "id" and not self.ws[self.i + 1]:
+            self.i += 2
+            return Hole(self.t[self.i - 1], span=self.span(start)), MAX
+        raise self.expected("term")
+
+    def atom(self, rbp: int) -> tuple[Term, int]:
+        self.i += 1
+        return Ident(self.t[self.i - 1], span=self.span(self.s[self.i - 1])), MAX
+
+    def unsupported(self, rbp: int) -> tuple[Term, int]:
+        raise self.error(f"unsupported notation '{self.t[self.i]}'")
+
+
+_Handler = Callable[[_Parser, int], tuple[Term, int]]
+
+_LEADING_SYM: dict[str, _Handler] = {
+    "(": _Parser.paren,
+    "⟨": _Parser.anon,
+    "[": _Parser.bracket,
+    "![": _Parser.vec,
+    "{": _Parser.brace,
+    "⦃": _Parser.strict,
+    "|": _Parser.abs_,
+    "‖": _Parser.norm,
+    "⌊": _Parser.floor,
+    "⌈": _Parser.floor,
+    "·": _Parser.cdot,
+    "?": _Parser.question,
+    "∞": _Parser.atom,
+    "..": _Parser.atom,
+    "⊤": _Parser.atom,
+    "⊥": _Parser.atom,
+    "∅": _Parser.atom,
+    "∑": _Parser.bigop,
+    "∏": _Parser.bigop,
+    "∀": _Parser.quant,
+    "∃": _Parser.quant,
+    "∃!": _Parser.quant,
+    "λ": _Parser.lam,
+    "#[": _Parser.vec,
+    "⟪": _Parser.inner,
+    "Σ": _Parser.quant,
+    "Σ'": _Parser.quant,
+    "Π": _Parser.quant,
+    "∀ᶠ": _Parser.quant,
+    "∃ᶠ": _Parser.quant,
+    "∫": _Parser.integral,
+    "⋃": _Parser.unsupported,
+    "⋂": _Parser.unsupported,
+    "⨆": _Parser.unsupported,
+    "⨅": _Parser.unsupported,
+}
+
+_LEADING_KW: dict[str, _Handler] = {
+    "fun": _Parser.lam,
+    "let": _Parser.let,
+    "have": _Parser.let,
+    "if": _Parser.if_,
+    "match": _Parser.match,
+    "by": _Parser.by,
+    "do": _Parser.by,
+    "Type": _Parser.sort,
+    "Sort": _Parser.sort,
+    "Prop": _Parser.sort,
+    "Type*": _Parser.sort,
+    "Sort*": _Parser.sort,
+    "show": _Parser.show,
+    "forall": _Parser.quant,
+    "exists": _Parser.quant,
+}
+
+
+def _run(text: str, body: Callable[[_Parser], object]) -> object:
+    parser = _Parser(text)
+    try:
+        result = body(parser)
+    except RecursionError:
+        raise LeanParseError(
+            f"term nested too deeply (more than {MAX_DEPTH} levels)", text, parser.s[parser.i]
+        ) from None
+    if parser.k[parser.i] != "eof":
+        raise parser.expected("end of input")
+    return result
+
+
+def parse_term(text: str) -> Term:
+    """Parse one Lean term; raise `LeanParseError` with a position if it does not parse."""
+    if not text.strip():
+        raise LeanParseError("expected term, found end of input", text, len(text))
+    result = _run(text, lambda p: p.expr(0))
+    assert isinstance(result, Term)
+    return result
+
+
+def parse_binders(text: str) -> tuple[Binder, ...]:
+    """Parse a binder list such as `{N a c : ℕ} (bb : Vec c) [inst : C M] (h : 0 < ε)`."""
+    result = _run(text, lambda p: tuple(p.binder_list()))
+    assert isinstance(result, tuple)
+    return result

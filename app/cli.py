@@ -1,0 +1,285 @@
+"""The `proofbridge` command line (CONTRACT.md, "Command line").
+
+Exit codes: 0 success; 1 a check failed or errored; 2 bad usage or input (including an
+ingestion from which nothing could be read, unknown names, unusable settings or database).
+Results go to stdout, messages and errors to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session
+
+from app.cli_output import (
+    dumps,
+    print_check_line,
+    print_check_summary,
+    print_ingest_report,
+    print_replay,
+    print_theorem,
+)
+from app.db import get_sessionmaker, redact_url
+from app.migrate import SchemaNotReady, upgrade_database
+from app.runtime import load_settings, open_database
+from app.settings import Settings
+from app.token import TokenError
+
+__all__ = ["build_parser", "main", "parse_dims"]
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+_COMMIT = re.compile(r"[0-9a-fA-F]{4,64}")
+
+
+class UsageError(Exception):
+    """Bad input from the user: printed as `proofbridge: error: ...`, exit code 2."""
+
+
+def parse_dims(text: str) -> dict[str, int]:
+    """`K=V,K=V` -> {K: V}; V must be a positive integer."""
+    dims: dict[str, int] = {}
+    for part in text.split(","):
+        key, sep, value = part.strip().partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not key or not value.isdigit() or int(value) < 1:
+            raise argparse.ArgumentTypeError(
+                f"expected K=V,... with V a positive integer, got {part.strip()!r}"
+            )
+        if key in dims:
+            raise argparse.ArgumentTypeError(f"dimension {key} is given twice")
+        dims[key] = int(value)
+    return dims
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return int(text)
+
+
+def _seed(text: str) -> int:
+    if not text.isdigit() or int(text) >= 2**63:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer seed, got {text!r}")
+    return int(text)
+
+
+def _commit(text: str) -> str:
+    if not _COMMIT.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"expected a commit SHA (4 to 64 hexadecimal digits), got {text!r}"
+        )
+    return text.lower()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="proofbridge",
+        description="Numeric checks for the theorem statements of Lean 4 formalisations.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("ingest", help="read doc pages, doc-gen4 output or Lean source")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders")
+    p.add_argument("--commit", type=_commit, help="the commit the input comes from")
+    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+
+    p = sub.add_parser("check", help="run the checkers and record the results")
+    p.add_argument("names", nargs="*", metavar="NAME", help="theorems (default: all)")
+    p.add_argument("--module", help="only the theorems of this module")
+    p.add_argument("--trials", type=_positive, default=64, help="trials per draw (64)")
+    p.add_argument("--seed", type=_seed, default=0, help="the seed (0)")
+    p.add_argument("--dtype", choices=("float64", "float32", "bfloat16"), default="float64")
+    p.add_argument("--dims", type=parse_dims, help="pin dimensions: K=V,...")
+    p.add_argument("--draws", type=_positive, help="dimension draws per theorem")
+    p.add_argument(
+        "--changed-only",
+        action="store_true",
+        help="only theorems whose statement or dependencies changed since their last result",
+    )
+    p.add_argument("--commit", type=_commit, help="the commit being checked")
+    p.add_argument("--json", action="store_true", help="print a JSON array of results")
+    p.add_argument("--junit", type=Path, metavar="FILE", help="also write JUnit XML here")
+
+    p = sub.add_parser("repro", help="replay one recorded trial")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("--seed", type=_seed, required=True)
+    p.add_argument("--dims", type=parse_dims, help="K=V,... (default: the recorded ones)")
+    p.add_argument("--trial", type=int, help="the trial (default: the recorded one)")
+    p.add_argument("--trials", type=_positive, help="trial count (default: the recorded one)")
+    p.add_argument("--dtype", choices=("float64", "float32", "bfloat16"))
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("show", help="statement, checker and history of a declaration")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("serve", help="serve the API and the dashboard")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+
+    p = sub.add_parser("db", help="database maintenance")
+    db_sub = p.add_subparsers(dest="db_command", required=True, metavar="ACTION")
+    db_sub.add_parser("upgrade", help="apply the migrations")
+    return parser
+
+
+def _session(settings: Settings) -> Session:
+    open_database(settings)
+    return get_sessionmaker(settings.database_url)()
+
+
+def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
+    from app.services.ingest import ingest_paths
+
+    with _session(settings) as session:
+        report = ingest_paths(
+            session, paths=args.paths, commit=args.commit, max_file_bytes=settings.max_file_bytes
+        )
+    if args.json:
+        print(dumps(report.to_json()))
+    else:
+        print_ingest_report(report)
+    return report.exit_code
+
+
+def cmd_check(args: argparse.Namespace, settings: Settings) -> int:
+    from app.services.checks import CheckParams, run_checks
+    from app.services.junit import junit_xml
+
+    params = CheckParams(
+        names=tuple(args.names),
+        module=args.module,
+        trials=args.trials,
+        seed=args.seed,
+        dtype=args.dtype,
+        dims=args.dims,
+        draws=args.draws,
+        changed_only=args.changed_only,
+    )
+    on_result: Callable[[dict[str, Any]], None] | None = None if args.json else print_check_line
+    with _session(settings) as session:
+        outcome = run_checks(session, params=params, commit=args.commit, on_result=on_result)
+        names = [r["name"] for r in outcome.results]
+        modules = dict(session.execute(_module_query(names)).all())
+    if args.json:
+        print(dumps(outcome.results))
+    else:
+        print_check_summary(outcome)
+    if outcome.status == "failed":
+        print(f"proofbridge: error: run {outcome.run_id} failed: {outcome.error}", file=sys.stderr)
+    if args.junit is not None:
+        try:
+            args.junit.write_bytes(junit_xml(outcome.results, modules=modules))
+        except OSError as exc:
+            raise UsageError(f"cannot write --junit {args.junit}: {exc.strerror}") from None
+    return outcome.exit_code
+
+
+def _module_query(names: Sequence[str]) -> Any:
+    from sqlalchemy import select
+
+    from app.models import Declaration
+
+    return select(Declaration.name, Declaration.module).where(Declaration.name.in_(list(names)))
+
+
+def cmd_repro(args: argparse.Namespace, settings: Settings) -> int:
+    from app.services.checks import replay
+
+    with _session(settings) as session:
+        result = replay(
+            session,
+            name=args.name,
+            seed=args.seed,
+            dims=args.dims,
+            trial=args.trial,
+            trials=args.trials,
+            dtype=args.dtype,
+        )
+    if args.json:
+        print(dumps({"name": result.name, "seed": result.seed} | result.repro.to_json()))
+    else:
+        print_replay(result)
+    return EXIT_FAILED if result.repro.result.status in ("fail", "error") else EXIT_OK
+
+
+def cmd_show(args: argparse.Namespace, settings: Settings) -> int:
+    from app.services.checks import SelectionError, describe_theorem
+    from app.services.views import theorem_detail
+
+    with _session(settings) as session:
+        checker = None
+        try:
+            checker = describe_theorem(session, name=args.name)
+        except SelectionError:
+            pass  # not a theorem (or unknown): theorem_detail says which
+        except Exception as exc:  # the checkers could not describe it: say so, show the rest
+            checker = {"kind": "unknown", "reason": f"describing the checker failed: {exc}"}
+        detail = theorem_detail(session, name=args.name, checker=checker)
+    if detail is None:
+        raise UsageError(f"unknown declaration: {args.name}")
+    if args.json:
+        print(dumps(detail.model_dump(mode="json")))
+    else:
+        print_theorem(detail)
+    return EXIT_OK
+
+
+def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
+    import uvicorn
+
+    from app.runtime import prepare_server
+
+    prepare_server(settings)
+    uvicorn.run("app.main:app", host=args.host, port=args.port)
+    return EXIT_OK
+
+
+def cmd_db(args: argparse.Namespace, settings: Settings) -> int:
+    revision = upgrade_database(settings.database_url)
+    print(f"database {redact_url(settings.database_url)} is at schema revision {revision}")
+    return EXIT_OK
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace, Settings], int]] = {
+    "ingest": cmd_ingest,
+    "check": cmd_check,
+    "repro": cmd_repro,
+    "show": cmd_show,
+    "serve": cmd_serve,
+    "db": cmd_db,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from app.services.checks import SelectionError
+
+    args = build_parser().parse_args(argv)
+    try:
+        settings = load_settings()
+    except ValueError as exc:
+        print(f"proofbridge: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        return COMMANDS[args.command](args, settings)
+    except (UsageError, SelectionError, SchemaNotReady, TokenError) as exc:
+        print(f"proofbridge: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except SQLAlchemyError as exc:
+        url = redact_url(settings.database_url)
+        detail = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        print(f"proofbridge: error: database {url}: {detail}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("proofbridge: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,125 @@
+"""Reading runs, results, counterexamples and dependencies; which theorems are stale."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import and_, func, select
+from sqlalchemy.orm import Session
+
+from app import models
+from app.crud.declarations import THEOREM_KINDS, latest_results_subquery
+
+__all__ = [
+    "counterexamples_for",
+    "dependencies_of",
+    "get_run",
+    "latest_result",
+    "list_runs",
+    "result_history",
+    "revision_numbers",
+    "run_results",
+    "stale_theorems",
+]
+
+
+def get_run(session: Session, *, run_id: int) -> models.Run | None:
+    return session.get(models.Run, run_id)
+
+
+def list_runs(
+    session: Session, *, limit: int = 50, offset: int = 0
+) -> tuple[list[models.Run], int]:
+    count = session.scalar(select(func.count()).select_from(models.Run)) or 0
+    stmt = select(models.Run).order_by(models.Run.id.desc()).limit(limit).offset(offset)
+    return list(session.scalars(stmt)), count
+
+
+def run_results(session: Session, *, run_id: int) -> list[models.Result]:
+    stmt = select(models.Result).where(models.Result.run_id == run_id).order_by(models.Result.name)
+    return list(session.scalars(stmt))
+
+
+def result_history(
+    session: Session, *, declaration_id: int, limit: int = 50, offset: int = 0
+) -> tuple[list[models.Result], int]:
+    """A declaration's results, newest first, and how many there are."""
+    res = models.Result
+    where = res.declaration_id == declaration_id
+    count = session.scalar(select(func.count()).select_from(res).where(where)) or 0
+    stmt = select(res).where(where).order_by(res.id.desc()).limit(limit).offset(offset)
+    return list(session.scalars(stmt)), count
+
+
+def latest_result(
+    session: Session, *, declaration_id: int, seed: int | None = None
+) -> models.Result | None:
+    """The newest result of a declaration (with that seed, when given)."""
+    res = models.Result
+    stmt = select(res).where(res.declaration_id == declaration_id)
+    if seed is not None:
+        stmt = stmt.where(res.seed == seed)
+    return session.scalars(stmt.order_by(res.id.desc()).limit(1)).first()
+
+
+def counterexamples_for(
+    session: Session, *, result_ids: Sequence[int]
+) -> dict[int, models.Counterexample]:
+    if not result_ids:
+        return {}
+    c = models.Counterexample
+    stmt = select(c).where(c.result_id.in_(list(result_ids)))
+    return {ce.result_id: ce for ce in session.scalars(stmt)}
+
+
+def revision_numbers(session: Session, *, revision_ids: Sequence[int]) -> dict[int, int]:
+    """revision id -> revision number."""
+    if not revision_ids:
+        return {}
+    r = models.DeclarationRevision
+    stmt = select(r.id, r.revision).where(r.id.in_(list(set(revision_ids))))
+    return dict(session.execute(stmt).all())
+
+
+def dependencies_of(session: Session, *, declaration_id: int) -> list[models.Dependency]:
+    dep = models.Dependency
+    stmt = select(dep).where(dep.declaration_id == declaration_id).order_by(dep.depends_on)
+    return list(session.scalars(stmt))
+
+
+def stale_theorems(session: Session, *, module: str | None = None) -> list[str]:
+    """Live theorems that need a (re)run: never checked, their own revision changed since
+    their newest result, or a definition their checker used changed (or appeared, or was
+    removed) since then."""
+    d, res, dep = models.Declaration, models.Result, models.Dependency
+    latest = latest_results_subquery()
+    r = models.DeclarationRevision
+    stmt = (
+        select(d.id, d.name, r.id, res.revision_id)
+        .join(r, and_(r.declaration_id == d.id, r.revision == d.current_revision))
+        .outerjoin(latest, latest.c.declaration_id == d.id)
+        .outerjoin(res, res.id == latest.c.result_id)
+        .where(d.kind.in_(THEOREM_KINDS), d.removed.is_(False))
+        .order_by(d.name)
+    )
+    if module:
+        stmt = stmt.where(d.module == module)
+    rows = session.execute(stmt).all()
+    stale: set[str] = {name for _, name, current, checked in rows if checked != current}
+
+    current_hash = {
+        name: (h, removed)
+        for name, h, removed in session.execute(select(d.name, d.content_hash, d.removed))
+    }
+    ids = {decl_id: name for decl_id, name, _, _ in rows}
+    for decl_id, depends_on, recorded in session.execute(
+        select(dep.declaration_id, dep.depends_on, dep.revision_hash)
+    ):
+        name = ids.get(decl_id)
+        if name is None or name in stale:
+            continue
+        now = current_hash.get(depends_on)
+        now_hash = None if now is None or now[1] else now[0]
+        if now_hash != recorded:
+            stale.add(name)
+    return sorted(stale)

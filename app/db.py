@@ -1,0 +1,135 @@
+"""Engines and sessions for the two supported databases: embedded SQLite and PostgreSQL.
+
+SQLite is opened in WAL mode with foreign keys on and a busy timeout, and SQLAlchemy (not
+the sqlite3 module) emits BEGIN, so that a SELECT runs inside the transaction like on any
+other database. A session that must write without interleaving (ingestion) asks for the
+database's write lock with `lock_for_writing`: `BEGIN IMMEDIATE` on SQLite, a
+transaction-level advisory lock on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.settings import get_settings
+
+__all__ = [
+    "get_engine",
+    "get_sessionmaker",
+    "is_postgresql",
+    "lock_for_writing",
+    "make_engine",
+    "redact_url",
+    "session_scope",
+    "sqlite_file",
+]
+
+SQLITE_BUSY_TIMEOUT_MS = 60_000
+_WRITE_LOCK_OPTION = "proofbridge_write_lock"
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file behind a SQLite URL (None for in-memory databases and other backends)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return None
+    database = parsed.database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return Path(database)
+
+
+def redact_url(url: str) -> str:
+    """The URL with its password hidden, for messages."""
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def _install_sqlite_hooks(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Let SQLAlchemy emit BEGIN itself (see `_on_begin`).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        immediate = connection.get_execution_options().get(_WRITE_LOCK_OPTION, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def make_engine(url: str, **kwargs: Any) -> Engine:
+    """A new engine for `url`; creates the folder of a SQLite file when it is missing."""
+    backend = make_url(url).get_backend_name()
+    if backend == "sqlite":
+        path = sqlite_file(url)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        connect_args = {"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}
+        engine = create_engine(url, connect_args=connect_args, **kwargs)
+        _install_sqlite_hooks(engine)
+        return engine
+    return create_engine(url, pool_pre_ping=True, **kwargs)
+
+
+@lru_cache(maxsize=8)
+def get_engine(url: str | None = None) -> Engine:
+    """The process-wide engine for `url` (default: the configured database)."""
+    return make_engine(url or get_settings().database_url)
+
+
+@lru_cache(maxsize=8)
+def get_sessionmaker(url: str | None = None) -> sessionmaker[Session]:
+    return sessionmaker(bind=get_engine(url), expire_on_commit=False)
+
+
+@contextmanager
+def session_scope(url: str | None = None) -> Iterator[Session]:
+    """A session that commits when the block succeeds and rolls back when it raises."""
+    session = get_sessionmaker(url)()
+    try:
+        yield session
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+    finally:
+        session.close()
+
+
+def is_postgresql(session: Session) -> bool:
+    bind = session.get_bind()
+    return bind.dialect.name == "postgresql"
+
+
+def _advisory_key(name: str) -> int:
+    # A stable signed 32-bit key per lock name.
+    return zlib.crc32(name.encode()) - 2**31
+
+
+def lock_for_writing(session: Session, name: str) -> None:
+    """Start the session's transaction holding the database-wide write lock called `name`.
+
+    Must be the first thing the transaction does: on SQLite the lock is taken by
+    `BEGIN IMMEDIATE`, which only a new transaction can issue. Concurrent callers wait
+    (PostgreSQL: indefinitely; SQLite: up to the busy timeout) and then see everything the
+    previous holder committed.
+    """
+    if session.in_transaction():
+        raise RuntimeError("lock_for_writing must start a new transaction")
+    connection = session.connection(execution_options={_WRITE_LOCK_OPTION: True})
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _advisory_key(name)})

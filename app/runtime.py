@@ -1,0 +1,50 @@
+"""Start-up shared by the CLI and the server: settings, database schema, API token."""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from pydantic import ValidationError
+from sqlalchemy import Engine
+
+from app.db import get_engine
+from app.migrate import ensure_schema
+from app.settings import Settings, get_settings
+from app.token import ensure_api_token
+
+__all__ = ["load_settings", "open_database", "prepare_server", "settings_error_message"]
+
+
+def settings_error_message(exc: ValidationError) -> str:
+    """One line per invalid setting, naming its environment variable."""
+    lines = []
+    for error in exc.errors():
+        field = ".".join(str(p) for p in error.get("loc", ()))
+        message = str(error.get("msg", "")).removeprefix("Value error, ")
+        variable = f"PROOFBRIDGE_{field.upper()}" if field else "settings"
+        if variable in message:
+            lines.append(message)
+        else:
+            lines.append(f"{variable}: {message}")
+    return "invalid settings: " + "; ".join(lines)
+
+
+def load_settings() -> Settings:
+    """The settings; raises ValueError with `settings_error_message` when they are unsafe."""
+    try:
+        return get_settings()
+    except ValidationError as exc:
+        raise ValueError(settings_error_message(exc)) from None
+
+
+def open_database(settings: Settings) -> Engine:
+    """The engine, with the schema checked (and, for embedded SQLite, brought up to date)."""
+    engine = get_engine(settings.database_url)
+    ensure_schema(settings, engine)
+    return engine
+
+
+def prepare_server(settings: Settings, *, out: TextIO | None = None) -> str:
+    """Everything the server needs before it accepts requests; returns the API token."""
+    open_database(settings)
+    return ensure_api_token(settings, out=out)

@@ -1,0 +1,240 @@
+"""Pydantic I/O schemas: what the CLI's `--json` and the HTTP API return and accept.
+
+Separate from the ORM models (`models.py`); `app.services.views` builds these from rows.
+List responses are `Page[...]`, i.e. `{data, count}`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+__all__ = [
+    "CheckerOut",
+    "CounterexampleOut",
+    "DeclarationSummary",
+    "IngestErrorOut",
+    "IngestReportOut",
+    "LocationOut",
+    "ModuleDocOut",
+    "ModuleSummary",
+    "Page",
+    "ResultOut",
+    "RevisionOut",
+    "RunCreate",
+    "RunOut",
+    "TheoremDetail",
+    "TheoremSummary",
+]
+
+T = TypeVar("T")
+Dtype = Literal["float64", "float32", "bfloat16"]
+ResultStatus = Literal["pass", "fail", "error", "unsupported"]
+
+
+class Page(BaseModel, Generic[T]):
+    data: list[T]
+    count: int
+
+
+class IngestErrorOut(BaseModel):
+    file: str
+    line: int | None
+    column: int | None
+    message: str
+
+
+class IngestReportOut(BaseModel):
+    files: int
+    declarations: int
+    theorems: int
+    definitions: int
+    new: int
+    changed: int
+    unchanged: int
+    removed: int
+    parsed: int
+    module_docs: int
+    errors: list[IngestErrorOut]
+
+
+class LocationOut(BaseModel):
+    file: str | None
+    line_start: int | None
+    line_end: int | None
+
+
+class CounterexampleOut(BaseModel):
+    dims: dict[str, int]
+    seed: int
+    trial: int | None
+    inputs: dict[str, Any]
+    lhs: Any
+    rhs: Any
+    shrunk: bool
+    note: str
+
+
+class ResultOut(BaseModel):
+    """One theorem's result in one run: CONTRACT.md's `check --json` element, and more."""
+
+    id: int
+    run_id: int
+    name: str
+    revision: int | None
+    status: ResultStatus
+    checker: str
+    checker_version: str | None
+    reason: str
+    trials: int
+    seed: int
+    dtype: str
+    dims: dict[str, int]
+    draws: list[dict[str, int]]
+    max_abs_err: float | None
+    max_rel_err: float | None
+    atol: float | None
+    rtol: float | None
+    duration_s: float
+    device: str
+    worst_index: list[int] | None
+    trial: int | None
+    assumptions: list[str]
+    created_at: datetime
+    counterexample: CounterexampleOut | None = None
+
+
+class RevisionOut(BaseModel):
+    revision: int
+    content_hash: str
+    binders: str
+    statement: str
+    docstring: str | None
+    commit: str | None
+    location: LocationOut
+    parsed_ok: bool
+    created_at: datetime
+
+
+class CheckerOut(BaseModel):
+    """Which checker a theorem gets: `registered`, `derived`, `unsupported` (or, before any
+    check has run in a process without the checkers loaded, `unknown`)."""
+
+    kind: str
+    reason: str
+    dependencies: list[str] = Field(default_factory=list)
+    version: str = ""
+    assumptions: list[str] = Field(default_factory=list)
+
+
+class TheoremDetail(BaseModel):
+    name: str
+    kind: str
+    module: str
+    revision: int
+    removed: bool
+    removed_at: datetime | None
+    binders: str
+    statement: str
+    docstring: str | None
+    equations: list[str]
+    equations_rendered: bool
+    attributes: list[str]
+    modifiers: list[str]
+    namespace: str
+    location: LocationOut
+    commit: str | None
+    parsed: dict[str, Any] | None
+    parse_error: dict[str, Any] | None
+    constants: list[str]
+    unknown_constants: list[str]
+    checker: CheckerOut
+    status: str
+    stale: bool
+    results: list[ResultOut]
+    revisions: list[RevisionOut]
+
+
+class TheoremSummary(BaseModel):
+    name: str
+    kind: str
+    module: str
+    binders: str
+    statement: str
+    status: str
+    checker: str | None
+    last_checked: datetime | None
+    removed: bool
+
+
+class DeclarationSummary(BaseModel):
+    name: str
+    kind: str
+    module: str
+    binders: str
+    statement: str
+    docstring: str | None
+    revision: int
+    removed: bool
+    location: LocationOut
+
+
+class ModuleDocOut(BaseModel):
+    module: str
+    text: str
+    headings: list[str]
+    mentions: list[str]
+    location: LocationOut
+
+
+class ModuleSummary(BaseModel):
+    module: str
+    declarations: int
+    theorems: int
+    statuses: dict[str, int]
+
+
+class RunCreate(BaseModel):
+    """A request for a check run (`POST /runs`, the CI webhook)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    names: list[str] | None = None
+    module: str | None = None
+    trials: int = Field(default=64, ge=1, le=100_000)
+    seed: int = Field(default=0, ge=0, le=2**63 - 1)
+    dtype: Dtype = "float64"
+    dims: dict[str, int] | None = None
+    changed_only: bool = False
+
+    @field_validator("dims")
+    @classmethod
+    def _positive_dims(cls, value: dict[str, int] | None) -> dict[str, int] | None:
+        if value is None:
+            return None
+        for key, dim in value.items():
+            if not key or any(ch.isspace() or ch in "=,:" for ch in key):
+                raise ValueError(f"dimension name {key!r} is not a name")
+            if dim < 1:
+                raise ValueError(f"dimension {key} must be a positive integer, got {dim}")
+        return value
+
+
+class RunOut(BaseModel):
+    id: int
+    status: Literal["queued", "running", "done", "failed"]
+    trigger: str
+    params: dict[str, Any]
+    commit: str | None
+    error: str | None
+    total: int
+    completed: int
+    passed: int
+    failed: int
+    errored: int
+    unsupported: int
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None

@@ -1,0 +1,298 @@
+"""Check runs: select theorems, run their checkers, record runs, results, counterexamples
+and dependencies; replay a recorded trial.
+
+`checkers` (and with it JAX) is imported only when a check, a description or a replay is
+asked for, so that the web process starts without it. A run is created (`create_run`,
+status `queued`) and executed (`execute_run`) separately, so that a worker can execute a
+run the API created; `run_checks` does both in-process. Every result is upserted under
+(run, declaration), so executing the same run twice (a redelivered task) overwrites instead
+of duplicating. A checker that raises becomes an `error` result for that theorem only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app import crud, models
+from app.services.recording import error_payload, record_result
+from app.services.selection import CheckParams, SelectionError, select_theorems, theorem_row
+from app.settings import get_settings
+
+__all__ = [
+    "CheckParams",
+    "Replay",
+    "RunOutcome",
+    "SelectionError",
+    "build_environment",
+    "create_run",
+    "describe_theorem",
+    "execute_run",
+    "load_backend",
+    "record_result",
+    "replay",
+    "run_checks",
+    "select_theorems",
+]
+
+ResultCallback = Callable[[dict[str, Any]], None]
+
+
+@dataclass
+class RunOutcome:
+    run_id: int
+    status: str
+    results: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def exit_code(self) -> int:
+        """0 when nothing failed or errored, else 1."""
+        if self.status == "failed":
+            return 1
+        return 1 if any(r["status"] in ("fail", "error") for r in self.results) else 0
+
+
+# --- the checkers package, loaded lazily ---------------------------------------------
+
+
+def load_backend() -> Any:
+    """The `checkers` package, with JAX's compilation cache configured from the settings."""
+    import checkers
+    from checkers.jaxsetup import configure_compilation_cache
+
+    cache_dir = get_settings().jax_cache_dir
+    if cache_dir is not None:
+        configure_compilation_cache(cache_dir)
+    return checkers
+
+
+def build_environment(session: Session, backend: Any) -> Any:
+    """`checkers.Environment` over every live declaration's current revision."""
+    decls = [crud.revision_to_declaration(d, r) for d, r in crud.current_declarations(session)]
+    return backend.Environment.from_declarations(decls)
+
+
+# --- runs ----------------------------------------------------------------------------
+
+
+def create_run(
+    session: Session, *, params: CheckParams, commit: str | None = None, trigger: str = "cli"
+) -> models.Run:
+    """A queued run over the selected theorems (selection errors raise SelectionError).
+    Flushed, not committed."""
+    selection = select_theorems(
+        session, names=params.names, module=params.module, changed_only=params.changed_only
+    )
+    run = models.Run(
+        status="queued",
+        trigger=trigger,
+        params=params.to_json() | {"selection": selection},
+        commit=commit,
+        total=len(selection),
+        created_at=models.utcnow(),
+    )
+    session.add(run)
+    session.flush()
+    return run
+
+
+def _count_results(session: Session, run: models.Run) -> None:
+    res = models.Result
+    counts = dict(
+        session.execute(
+            select(res.status, func.count()).where(res.run_id == run.id).group_by(res.status)
+        ).all()
+    )
+    run.passed = counts.get("pass", 0)
+    run.failed = counts.get("fail", 0)
+    run.errored = counts.get("error", 0)
+    run.unsupported = counts.get("unsupported", 0)
+    run.completed = sum(counts.values())
+
+
+def execute_run(
+    session: Session,
+    *,
+    run_id: int,
+    backend: Any = None,
+    on_result: ResultCallback | None = None,
+) -> RunOutcome:
+    """Run the checks of a created run, recording each result as soon as it is known
+    (committed one by one, so progress is visible). Safe to call again for the same run."""
+    run = crud.get_run(session, run_id=run_id)
+    if run is None:
+        raise SelectionError(f"no run with id {run_id}")
+    params = CheckParams.from_json(run.params)
+    selection: list[str] = list(run.params.get("selection") or [])
+    run.status, run.started_at, run.error = "running", models.utcnow(), None
+    session.commit()
+    outcome = RunOutcome(run_id=run.id, status="running")
+    try:
+        backend = backend if backend is not None else load_backend()
+        env = build_environment(session, backend)
+        d, r = models.Declaration, models.DeclarationRevision
+        targets = {
+            name: (decl_id, rev_id, revision)
+            for name, decl_id, rev_id, revision in session.execute(
+                select(d.name, d.id, r.id, r.revision)
+                .join(r, (r.declaration_id == d.id) & (r.revision == d.current_revision))
+                .where(d.name.in_(selection))
+            )
+        }
+        for name in selection:
+            if name not in targets:
+                continue  # declarations are never deleted, so this is only a safeguard
+            decl_id, rev_id, revision = targets[name]
+            try:
+                payload = backend.check(
+                    name,
+                    env,
+                    trials=params.trials,
+                    seed=params.seed,
+                    dtype=params.dtype,
+                    dims=None if params.dims is None else dict(params.dims),
+                    draws=params.draws,
+                ).to_json()
+            except Exception as exc:  # one broken checker never stops the others
+                payload = error_payload(name, params, exc)
+            result_id = record_result(
+                session,
+                run_id=run.id,
+                declaration_id=decl_id,
+                revision_id=rev_id,
+                payload=payload,
+            )
+            _count_results(session, run)
+            session.commit()
+            element = dict(payload) | {"run_id": run.id, "result_id": result_id}
+            element["revision"] = revision
+            outcome.results.append(element)
+            if on_result is not None:
+                on_result(element)
+        _count_results(session, run)
+        run.status, run.finished_at = "done", models.utcnow()
+        session.commit()
+        outcome.status = "done"
+    except Exception as exc:
+        session.rollback()
+        run = session.get(models.Run, run_id) or run
+        run.status, run.finished_at = "failed", models.utcnow()
+        run.error = f"{type(exc).__name__}: {exc}"
+        session.commit()
+        outcome.status, outcome.error = "failed", run.error
+    return outcome
+
+
+def run_checks(
+    session: Session,
+    *,
+    params: CheckParams,
+    commit: str | None = None,
+    trigger: str = "cli",
+    backend: Any = None,
+    on_result: ResultCallback | None = None,
+) -> RunOutcome:
+    """Create a run and execute it in this process."""
+    run = create_run(session, params=params, commit=commit, trigger=trigger)
+    session.commit()
+    return execute_run(session, run_id=run.id, backend=backend, on_result=on_result)
+
+
+# --- describing and replaying ----------------------------------------------------------
+
+
+def describe_theorem(session: Session, *, name: str, backend: Any = None) -> dict[str, Any]:
+    """Which checker the theorem gets now (`CheckerInfo.to_json()`); imports the checkers."""
+    theorem_row(session, name)
+    backend = backend if backend is not None else load_backend()
+    info = backend.describe(name, build_environment(session, backend))
+    return dict(info.to_json())
+
+
+@dataclass(frozen=True)
+class Replay:
+    name: str
+    seed: int
+    dims: dict[str, int]
+    trial: int | None
+    trials: int
+    dtype: str
+    repro: Any  # checkers.Repro
+
+
+def replay(
+    session: Session,
+    *,
+    name: str,
+    seed: int,
+    dims: Mapping[str, int] | None = None,
+    trial: int | None = None,
+    trials: int | None = None,
+    dtype: str | None = None,
+    backend: Any = None,
+) -> Replay:
+    """Replay one trial of `name` at `seed`.
+
+    The newest recorded result of `name` with this seed supplies what is not given: the
+    dims and trial (those of its counterexample, whose stored inputs are then replayed, or
+    else of its worst trial), the trial count (which decides how trials are drawn) and the
+    dtype. Without a recorded result, `dims` is required.
+    """
+    decl = theorem_row(session, name)
+    result = crud.latest_result(session, declaration_id=decl.id, seed=seed)
+    counterexample = None
+    if dims is None:
+        if result is None:
+            raise SelectionError(
+                f"no recorded check of {name} with seed {seed}: "
+                "give the dimensions with --dims K=V,..."
+            )
+        stored = crud.counterexamples_for(session, result_ids=[result.id]).get(result.id)
+        if stored is not None and stored.seed == seed:
+            counterexample = stored
+            dims = dict(stored.dims)
+            trial = stored.trial if trial is None else trial
+        else:
+            dims = dict(result.dims)
+            trial = result.trial if trial is None else trial
+    if trials is None:
+        trials = result.trials if result is not None and result.trials > 0 else 64
+    if dtype is None:
+        dtype = result.dtype if result is not None else "float64"
+    backend = backend if backend is not None else load_backend()
+    env = build_environment(session, backend)
+    kwargs: dict[str, Any] = {
+        "seed": seed,
+        "dims": dict(dims),
+        "trial": trial,
+        "trials": trials,
+        "dtype": dtype,
+    }
+    if counterexample is not None:
+        kwargs["counterexample"] = backend.Counterexample.from_json(
+            {
+                "dims": counterexample.dims,
+                "seed": counterexample.seed,
+                "trial": counterexample.trial if counterexample.trial is not None else 0,
+                "inputs": counterexample.inputs,
+                "lhs": counterexample.lhs,
+                "rhs": counterexample.rhs,
+                "shrunk": counterexample.shrunk,
+                "note": counterexample.note,
+            }
+        )
+    repro = backend.repro(name, env, **kwargs)
+    return Replay(
+        name=name,
+        seed=seed,
+        dims=dict(dims),
+        trial=trial,
+        trials=trials,
+        dtype=dtype,
+        repro=repro,
+    )

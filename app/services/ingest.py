@@ -1,0 +1,105 @@
+"""Ingestion: a batch of read documents into sources, declarations and their revisions.
+
+Rules (FORMATS.md, "What ingestion keeps"):
+- a declaration whose revision hash is unchanged creates nothing new;
+- a changed one gets a new revision, the old ones stay;
+- a declaration that was last read from a file which, read cleanly again, no longer has it
+  is marked removed (scoped per source file; never deleted). A file read with errors marks
+  nothing removed, since a declaration it lost may only be broken;
+- every new revision is parsed, with the names of the database and the batch as the known
+  constants; older revisions whose unknown constants this batch defines are resolved again.
+
+The whole batch is one transaction holding the database's ingestion lock (`BEGIN IMMEDIATE`
+on SQLite, an advisory lock on PostgreSQL), so that concurrent ingestions of the same files
+end with one copy of each declaration; the unique constraints on names back that up, and a
+conflict that still happens makes the batch start over.
+
+Comparisons happen in memory against one snapshot of the database, and rows are written in
+bulk, so that re-ingesting an unchanged corpus costs a few queries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Session
+
+from app.db import lock_for_writing
+from app.services.ingest_batch import (
+    DEFINITION_KINDS,
+    THEOREM_KINDS,
+    BatchLike,
+    IngestReport,
+    collect,
+    revision_hash,
+)
+from app.services.ingest_writer import BatchWriter
+from app.services.parsing import Parser, gc_paused
+
+__all__ = [
+    "DEFINITION_KINDS",
+    "THEOREM_KINDS",
+    "BatchLike",
+    "IngestReport",
+    "ingest_batch",
+    "ingest_paths",
+    "revision_hash",
+]
+
+LOCK_NAME = "proofbridge.ingest"
+MAX_ATTEMPTS = 3
+
+
+def _retryable(exc: Exception) -> bool:
+    if isinstance(exc, IntegrityError):
+        return True
+    code = getattr(getattr(exc, "orig", None), "sqlstate", None)
+    return code in ("40001", "40P01") or "database is locked" in str(exc)
+
+
+def ingest_batch(
+    session: Session,
+    *,
+    batch: BatchLike,
+    commit: str | None = None,
+    parser_factory: Callable[[Iterable[str]], Parser] = Parser,
+) -> IngestReport:
+    """Write `batch` in one transaction of its own and commit it (a transaction the session
+    has open is committed first)."""
+    entries, errors = collect(batch)
+    if session.in_transaction():
+        session.commit()
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        try:
+            lock_for_writing(session, LOCK_NAME)
+            with gc_paused():
+                writer = BatchWriter(session, batch, entries, errors, commit, parser_factory)
+                report = writer.run()
+            session.commit()
+            return report
+        except (IntegrityError, OperationalError) as exc:
+            session.rollback()
+            if attempt == MAX_ATTEMPTS or not _retryable(exc):
+                raise
+        except BaseException:
+            session.rollback()
+            raise
+    raise AssertionError("unreachable")
+
+
+def ingest_paths(
+    session: Session,
+    *,
+    paths: Sequence[str],
+    commit: str | None = None,
+    max_file_bytes: int | None = None,
+) -> IngestReport:
+    """Read files and folders with the readers, then ingest them (see `ingest_batch`)."""
+    from theorem_index.readers import read_paths
+
+    if max_file_bytes is None:
+        batch = read_paths(list(paths))
+    else:
+        batch = read_paths(list(paths), max_file_bytes=max_file_bytes)
+    return ingest_batch(session, batch=batch, commit=commit)

@@ -1,0 +1,73 @@
+"""JUnit XML for a run's results (`check --junit FILE`, `GET /runs/{id}/junit.xml`).
+
+One `<testcase>` per theorem, its module as the class name: `fail` is a `<failure>`,
+`error` an `<error>`, `unsupported` is `<skipped>` with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+__all__ = ["junit_xml"]
+
+
+def _detail(result: Mapping[str, Any]) -> str:
+    keys = ("checker", "trials", "seed", "dtype", "dims", "max_abs_err", "max_rel_err")
+    lines = [f"{k}: {json.dumps(result.get(k), default=str)}" for k in keys]
+    for k in ("atol", "rtol", "trial", "worst_index"):
+        if result.get(k) is not None:
+            lines.append(f"{k}: {json.dumps(result.get(k), default=str)}")
+    ce = result.get("counterexample")
+    if ce:
+        lines.append(f"counterexample: {json.dumps(ce, default=str)}")
+    return "\n".join(lines)
+
+
+def junit_xml(
+    results: Iterable[Mapping[str, Any]],
+    *,
+    suite: str = "proofbridge",
+    modules: Mapping[str, str] | None = None,
+) -> bytes:
+    """The results as a JUnit XML document (UTF-8). `modules` maps names to modules."""
+    rows = list(results)
+    modules = modules or {}
+    suite_el = ET.Element(
+        "testsuite",
+        {
+            "name": suite,
+            "tests": str(len(rows)),
+            "failures": str(sum(r["status"] == "fail" for r in rows)),
+            "errors": str(sum(r["status"] == "error" for r in rows)),
+            "skipped": str(sum(r["status"] == "unsupported" for r in rows)),
+            "time": f"{sum(float(r.get('duration_s') or 0.0) for r in rows):.3f}",
+        },
+    )
+    for r in rows:
+        name = str(r["name"])
+        module = modules.get(name) or name.rpartition(".")[0] or name
+        case = ET.SubElement(
+            suite_el,
+            "testcase",
+            {
+                "classname": module,
+                "name": name,
+                "time": f"{float(r.get('duration_s') or 0.0):.3f}",
+            },
+        )
+        reason = str(r.get("reason") or "")
+        if r["status"] == "fail":
+            el = ET.SubElement(case, "failure", {"message": reason or "check failed"})
+            el.text = _detail(r)
+        elif r["status"] == "error":
+            el = ET.SubElement(case, "error", {"message": reason or "checker error"})
+            el.text = _detail(r)
+        elif r["status"] == "unsupported":
+            ET.SubElement(case, "skipped", {"message": reason or "no checker"})
+    root = ET.Element("testsuites")
+    root.append(suite_el)
+    ET.indent(root)
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"

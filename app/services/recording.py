@@ -1,0 +1,147 @@
+"""Recording a checker's result: the result row (upserted under (run, declaration)), its
+counterexample, and the theorem's dependencies with their revision hashes at that time."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import delete, insert, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
+
+from app import models
+from app.services.selection import CheckParams
+
+__all__ = ["error_payload", "record_result"]
+
+
+def _finite_or_none(value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = {"Infinity": math.inf, "-Infinity": -math.inf}.get(value, math.nan)
+    number = float(value)
+    return None if math.isnan(number) else number
+
+
+def error_payload(name: str, params: CheckParams, exc: BaseException) -> dict[str, Any]:
+    """The result of a checker that raised: status `error`, the exception as the reason."""
+    return {
+        "name": name,
+        "status": "error",
+        "checker": "none",
+        "reason": f"the checker raised {type(exc).__name__}: {exc}",
+        "trials": params.trials,
+        "seed": params.seed,
+        "dtype": params.dtype,
+        "dims": dict(params.dims or {}),
+        "max_abs_err": None,
+        "max_rel_err": None,
+        "atol": None,
+        "rtol": None,
+        "duration_s": 0.0,
+        "device": "cpu",
+        "worst_index": None,
+        "trial": None,
+        "draws": [],
+        "assumptions": [],
+        "dependencies": [],
+        "counterexample": None,
+        "version": "",
+    }
+
+
+def _upsert(session: Session, table: Any, row: dict[str, Any], keys: list[str]) -> int:
+    dialect = session.get_bind().dialect.name
+    ins = postgresql.insert(table) if dialect == "postgresql" else sqlite.insert(table)
+    changes = {k: v for k, v in row.items() if k not in keys and k != "created_at"}
+    stmt = ins.values(**row).on_conflict_do_update(index_elements=keys, set_=changes)
+    return int(session.execute(stmt.returning(table.c.id)).scalar_one())
+
+
+def record_result(
+    session: Session,
+    *,
+    run_id: int,
+    declaration_id: int,
+    revision_id: int,
+    payload: Mapping[str, Any],
+) -> int:
+    """Store one result (upserted under (run, declaration)), its counterexample and the
+    theorem's dependencies with their current revision hashes. Returns the result id."""
+    row = {
+        "run_id": run_id,
+        "declaration_id": declaration_id,
+        "revision_id": revision_id,
+        "name": payload["name"],
+        "status": payload["status"],
+        "checker": payload.get("checker") or "none",
+        "checker_version": (payload.get("version") or None),
+        "reason": payload.get("reason") or "",
+        "trials": int(payload.get("trials") or 0),
+        "seed": int(payload.get("seed") or 0),
+        "dtype": payload.get("dtype") or "float64",
+        "dims": dict(payload.get("dims") or {}),
+        "draws": list(payload.get("draws") or []),
+        "max_abs_err": _finite_or_none(payload.get("max_abs_err")),
+        "max_rel_err": _finite_or_none(payload.get("max_rel_err")),
+        "atol": _finite_or_none(payload.get("atol")),
+        "rtol": _finite_or_none(payload.get("rtol")),
+        "duration_s": float(payload.get("duration_s") or 0.0),
+        "device": payload.get("device") or "cpu",
+        "worst_index": payload.get("worst_index"),
+        "trial": payload.get("trial"),
+        "assumptions": list(payload.get("assumptions") or []),
+        "created_at": models.utcnow(),
+    }
+    result_id = _upsert(session, models.Result.__table__, row, ["run_id", "declaration_id"])
+
+    session.execute(
+        delete(models.Counterexample).where(models.Counterexample.result_id == result_id)
+    )
+    ce = payload.get("counterexample")
+    if ce:
+        session.execute(
+            insert(models.Counterexample),
+            [
+                {
+                    "result_id": result_id,
+                    "dims": dict(ce.get("dims") or {}),
+                    "seed": int(ce.get("seed", row["seed"])),
+                    "trial": ce.get("trial"),
+                    "inputs": dict(ce.get("inputs") or {}),
+                    "lhs": ce.get("lhs"),
+                    "rhs": ce.get("rhs"),
+                    "shrunk": bool(ce.get("shrunk", False)),
+                    "note": str(ce.get("note") or ""),
+                    "created_at": row["created_at"],
+                }
+            ],
+        )
+
+    deps = sorted(set(payload.get("dependencies") or ()) - {payload["name"]})
+    session.execute(
+        delete(models.Dependency).where(models.Dependency.declaration_id == declaration_id)
+    )
+    if deps:
+        d = models.Declaration
+        hashes = dict(
+            session.execute(
+                select(d.name, d.content_hash).where(d.name.in_(deps), d.removed.is_(False))
+            ).all()
+        )
+        session.execute(
+            insert(models.Dependency),
+            [
+                {
+                    "declaration_id": declaration_id,
+                    "depends_on": dep,
+                    "revision_hash": hashes.get(dep),
+                    "computed_at": row["created_at"],
+                }
+                for dep in deps
+            ],
+        )
+    return result_id

@@ -1,0 +1,126 @@
+"""Settings: one pydantic-settings class, read from the environment and an optional `.env`.
+
+Every variable is `PROOFBRIDGE_<FIELD>` (for example `PROOFBRIDGE_DATABASE_URL`). Read them
+through `get_settings()`, which caches one instance; tests and the worker change the
+environment and call `get_settings.cache_clear()`, or override the FastAPI dependency.
+
+Unsafe secrets are refused when the settings are built: a token or webhook secret that is
+short, a well-known placeholder, or made of one repeated character.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_DATABASE_URL = "sqlite:///./var/proofbridge.db"
+MIN_SECRET_LENGTH = 16
+_PLACEHOLDER_SECRETS = frozenset(
+    {"changethis", "changeme", "secret", "password", "token", "test", "example", "xxxxxxxx"}
+)
+
+__all__ = ["DEFAULT_DATABASE_URL", "MIN_SECRET_LENGTH", "Settings", "get_settings"]
+
+
+def _check_secret(value: SecretStr | None, variable: str) -> SecretStr | None:
+    if value is None:
+        return None
+    raw = value.get_secret_value()
+    if raw == "":
+        return None
+    if raw.strip() != raw:
+        raise ValueError(f"{variable} must not start or end with whitespace")
+    if raw.lower() in _PLACEHOLDER_SECRETS or len(set(raw)) == 1:
+        raise ValueError(f"{variable} is a placeholder value; set a random secret")
+    if len(raw) < MIN_SECRET_LENGTH:
+        raise ValueError(
+            f"{variable} is {len(raw)} characters long; at least {MIN_SECRET_LENGTH} are required"
+        )
+    return value
+
+
+class Settings(BaseSettings):
+    """Everything the service reads from its environment."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="PROOFBRIDGE_",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+    )
+
+    database_url: str = Field(default=DEFAULT_DATABASE_URL, description="SQLAlchemy URL")
+    broker_url: str | None = Field(
+        default=None, description="Celery broker; unset means checks run in-process"
+    )
+    api_token: SecretStr | None = Field(
+        default=None, description="bearer token for write endpoints; generated when unset"
+    )
+    webhook_secret: SecretStr | None = Field(
+        default=None, description="HMAC secret for webhooks; unset means webhooks are refused"
+    )
+    data_dir: Path = Field(
+        default=Path("var"), description="where the embedded database and the token live"
+    )
+    max_upload_bytes: int = Field(
+        default=64 * 1024 * 1024, gt=0, description="largest accepted request body"
+    )
+    max_file_bytes: int = Field(
+        default=16 * 1024 * 1024, gt=0, description="largest single input file read at ingestion"
+    )
+    jax_cache_dir: Path | None = Field(
+        default=Path("var/jax-cache"),
+        description="JAX persistent compilation cache; empty disables it",
+    )
+    parse_workers: int = Field(
+        default=0,
+        ge=0,
+        description="processes that parse a large ingestion batch; 0 means one per core (up to 4)",
+    )
+    auto_upgrade: bool = Field(
+        default=True,
+        description="apply migrations automatically to an embedded SQLite database",
+    )
+
+    @field_validator("api_token")
+    @classmethod
+    def _safe_api_token(cls, value: SecretStr | None) -> SecretStr | None:
+        return _check_secret(value, "PROOFBRIDGE_API_TOKEN")
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _safe_webhook_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        return _check_secret(value, "PROOFBRIDGE_WEBHOOK_SECRET")
+
+    @field_validator("database_url")
+    @classmethod
+    def _known_database(cls, value: str) -> str:
+        value = value.strip()
+        scheme = value.split(":", 1)[0].split("+", 1)[0]
+        if scheme not in ("sqlite", "postgresql"):
+            raise ValueError(
+                f"PROOFBRIDGE_DATABASE_URL must be a sqlite:// or postgresql:// URL, got {scheme!r}"
+            )
+        return value
+
+    @field_validator("broker_url", "jax_cache_dir", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: object) -> object:
+        return None if value == "" else value
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+    @property
+    def token_path(self) -> Path:
+        return self.data_dir / "api_token"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings (cached; `get_settings.cache_clear()` rereads them)."""
+    return Settings()

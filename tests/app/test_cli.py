@@ -1,0 +1,308 @@
+"""The `proofbridge` command line end to end, through real processes (`python -m app`), on
+SQLite and PostgreSQL; plus in-process runs of `main` with a scripted checkers backend."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import stat
+import subprocess
+import sys
+import time
+import urllib.request
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+from db_support import REPO, batch, document, theorem
+from sqlalchemy.orm import Session
+
+from app.cli import main
+from app.db import make_engine
+from app.services.ingest import ingest_batch
+from theorem_index.readers.errors import BINARY
+
+CONTRACT_RESULT_KEYS = {
+    "name",
+    "status",
+    "checker",
+    "reason",
+    "trials",
+    "seed",
+    "dtype",
+    "dims",
+    "max_abs_err",
+    "max_rel_err",
+    "atol",
+    "rtol",
+    "duration_s",
+    "device",
+}
+
+
+def cli(
+    *args: str, url: str | None, cwd: Path, extra_env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env.pop("PROOFBRIDGE_DATABASE_URL", None)
+    if url is not None:
+        env["PROOFBRIDGE_DATABASE_URL"] = url
+    env.update(extra_env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "app", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+def upgraded(url: str, cwd: Path) -> str:
+    proc = cli("db", "upgrade", url=url, cwd=cwd)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("database ") and "is at schema revision" in proc.stdout
+    return url
+
+
+def test_ingest_seeds_json_then_nothing_new(db_url: str, tmp_path: Path, seeds_dir: Path) -> None:
+    url = upgraded(db_url, tmp_path)
+
+    first = cli("ingest", str(seeds_dir), "--json", url=url, cwd=tmp_path)
+    second = cli("ingest", str(seeds_dir), "--json", "--commit", "0123abcd", url=url, cwd=tmp_path)
+
+    assert first.returncode == 0, first.stderr
+    report = json.loads(first.stdout)
+    assert {k: report[k] for k in ("files", "declarations", "theorems", "definitions")} == {
+        "files": 2,
+        "declarations": 32,
+        "theorems": 24,
+        "definitions": 8,
+    }
+    assert (report["new"], report["parsed"], report["errors"]) == (32, 32, [])
+    assert second.returncode == 0, second.stderr
+    again = json.loads(second.stdout)
+    assert (again["new"], again["changed"], again["unchanged"], again["removed"]) == (0, 0, 32, 0)
+
+
+def test_exit_2_when_nothing_could_be_ingested(db_url: str, tmp_path: Path) -> None:
+    url = upgraded(db_url, tmp_path)
+    blob = tmp_path / "blob.txt"
+    blob.write_bytes(b"\x00\x01\x02binary")
+
+    proc = cli("ingest", str(blob), "--json", url=url, cwd=tmp_path)
+
+    assert proc.returncode == 2
+    report = json.loads(proc.stdout)
+    assert (report["declarations"], report["files"]) == (0, 1)
+    assert report["errors"] == [
+        {"file": str(blob), "line": None, "column": None, "message": BINARY}
+    ]
+
+
+def test_print_errors_to_stderr_when_not_json(db_url: str, tmp_path: Path) -> None:
+    url = upgraded(db_url, tmp_path)
+    missing = tmp_path / "nope"
+
+    proc = cli("ingest", str(missing), url=url, cwd=tmp_path)
+
+    assert proc.returncode == 2
+    assert f"{missing}: no such file or directory: {missing}" in proc.stderr.splitlines()
+
+
+@pytest.mark.slow
+def test_check_show_repro_on_seeds(db_url: str, tmp_path: Path, seeds_dir: Path) -> None:
+    url = upgraded(db_url, tmp_path)
+    assert cli("ingest", str(seeds_dir), url=url, cwd=tmp_path).returncode == 0
+    junit = tmp_path / "out" / "junit.xml"
+    junit.parent.mkdir()
+
+    checked = cli("check", "--json", "--trials", "16", "--junit", str(junit), url=url, cwd=tmp_path)
+
+    assert checked.returncode == 0, checked.stderr
+    results = json.loads(checked.stdout)
+    assert len(results) == 24
+    assert all(CONTRACT_RESULT_KEYS <= set(r) for r in results)
+    statuses = {r["name"]: r["status"] for r in results}
+    for name in (
+        "Proofs.sum_fin_prod",
+        "Proofs.vit_rowDenseW_grad_bridge",
+        "Proofs.pdiv_rowLN_beta",
+    ):
+        assert statuses[name] == "pass"
+    assert set(statuses.values()) <= {"pass", "unsupported"}
+    assert all(r["reason"] for r in results if r["status"] == "unsupported")
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert suite is not None
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("24", "0", "0")
+    assert suite.get("skipped") == str(sum(s == "unsupported" for s in statuses.values()))
+
+    shown = cli("show", "Proofs.sum_fin_prod", "--json", url=url, cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    detail = json.loads(shown.stdout)
+    keys = {"name", "kind", "statement", "parsed", "parse_error", "constants", "checker", "results"}
+    assert keys <= set(detail)
+    assert (detail["kind"], detail["parse_error"], detail["checker"]["kind"]) == (
+        "theorem",
+        None,
+        "registered",
+    )
+    assert "finProdFinEquiv" in detail["constants"]
+    assert detail["docstring"].startswith("Sum over a flat product index")
+    assert detail["results"][0]["status"] == "pass"
+
+    replayed = cli("repro", "Proofs.sum_fin_prod", "--seed", "0", "--json", url=url, cwd=tmp_path)
+    assert replayed.returncode == 0, replayed.stderr
+    data = json.loads(replayed.stdout)
+    assert data["result"]["status"] == "pass" and data["lhs"] == data["rhs"]
+
+
+def test_exit_2_with_message_when_names_are_unknown(db_url: str, tmp_path: Path) -> None:
+    url = upgraded(db_url, tmp_path)
+
+    checked = cli("check", "Proofs.nope", url=url, cwd=tmp_path)
+    shown = cli("show", "Proofs.nope", url=url, cwd=tmp_path)
+
+    assert (checked.returncode, checked.stderr) == (
+        2,
+        "proofbridge: error: unknown theorem: Proofs.nope\n",
+    )
+    assert (shown.returncode, shown.stderr) == (
+        2,
+        "proofbridge: error: unknown declaration: Proofs.nope\n",
+    )
+
+
+def test_exit_2_when_arguments_are_malformed(tmp_path: Path) -> None:
+    dims = cli("check", "--dims", "N=3,a=x", url=None, cwd=tmp_path)
+    commit = cli("ingest", "x", "--commit", "not-a-sha", url=None, cwd=tmp_path)
+
+    assert dims.returncode == 2
+    assert "argument --dims: expected K=V,... with V a positive integer, got 'a=x'" in dims.stderr
+    assert commit.returncode == 2
+    assert (
+        "argument --commit: expected a commit SHA (4 to 64 hexadecimal digits), got 'not-a-sha'"
+        in commit.stderr
+    )
+    assert not (tmp_path / "var").exists()  # nothing was opened
+
+
+def test_exit_2_when_api_token_unsafe(tmp_path: Path) -> None:
+    proc = cli(
+        "db", "upgrade", url=None, cwd=tmp_path, extra_env={"PROOFBRIDGE_API_TOKEN": "12345"}
+    )
+
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        "proofbridge: error: invalid settings: PROOFBRIDGE_API_TOKEN is 5 characters long; "
+        "at least 16 are required\n"
+    )
+
+
+@pytest.mark.postgres
+def test_exit_2_when_postgres_schema_not_upgraded(pg_url: str, tmp_path: Path) -> None:
+    proc = cli("ingest", str(tmp_path), url=pg_url, cwd=tmp_path)
+
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("proofbridge: error: database postgresql+psycopg://")
+    assert proc.stderr.endswith(
+        "has no schema yet; this version needs 0001: run `proofbridge db upgrade`\n"
+    )
+
+
+def test_create_embedded_database_when_first_used(tmp_path: Path) -> None:
+    proc = cli("ingest", str(tmp_path / "absent"), "--json", url=None, cwd=tmp_path)
+
+    assert proc.returncode == 2  # nothing to ingest, but the database was created
+    assert (tmp_path / "var" / "proofbridge.db").is_file()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _serve_once(tmp_path: Path) -> tuple[dict[str, Any], str]:
+    port = _free_port()
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env.pop("PROOFBRIDGE_DATABASE_URL", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app", "serve", "--port", str(port)],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                url = f"http://127.0.0.1:{port}/api/v1/healthz"
+                with urllib.request.urlopen(url, timeout=2) as response:
+                    body = json.loads(response.read())
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=30)
+    return body, err
+
+
+@pytest.mark.slow
+def test_serve_generates_token_once_and_answers_health(tmp_path: Path) -> None:
+    body, first_err = _serve_once(tmp_path)
+    _, second_err = _serve_once(tmp_path)
+
+    assert body["status"] == "ok"
+    token_file = tmp_path / "var" / "api_token"
+    token = token_file.read_text(encoding="utf-8").strip()
+    assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
+    assert "Generated the API token" in first_err and token in first_err
+    assert "Generated the API token" not in second_err and token not in second_err
+
+
+# --- in-process, with a scripted backend ---------------------------------------------
+
+
+def test_exit_1_and_junit_failure_when_a_check_fails(
+    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("checkers.result")
+    from checks_support import ScriptedBackend, failing, passing
+
+    monkeypatch.setenv("PROOFBRIDGE_DATABASE_URL", db_url)
+    engine = make_engine(db_url)
+    try:
+        upgraded(db_url, tmp_path)
+        with Session(engine) as session:
+            doc = document("A.lean", [theorem("Proofs.bad"), theorem("Proofs.good")])
+            ingest_batch(session, batch=batch(doc))
+    finally:
+        engine.dispose()
+    backend = ScriptedBackend({"Proofs.bad": failing, "Proofs.good": passing()})
+    monkeypatch.setattr("app.services.checks.load_backend", lambda: backend)
+    junit = tmp_path / "junit.xml"
+
+    code = main(["check", "--seed", "4", "--junit", str(junit)])
+
+    captured = capsys.readouterr()
+    out = captured.out.splitlines()
+    assert code == 1, captured.err
+    assert out[0].startswith(
+        "FAIL        Proofs.bad  [derived] 64 trials, seed 4, float64, dims n=2"
+    )
+    assert out[1].startswith("PASS        Proofs.good  [derived]")
+    assert out[2].endswith("2 theorems checked: 1 pass, 1 fail, 0 error, 0 unsupported")
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert suite is not None and suite.get("failures") == "1"
+    failure = suite.find("testcase[@name='Proofs.bad']/failure")
+    assert failure is not None
+    assert failure.get("message") == "lhs and rhs differ by 1.0 at trial 3"

@@ -1,0 +1,3 @@
+"""One router per resource (imported by `app.api.main`)."""
+
+__all__: list[str] = []

@@ -1,0 +1,56 @@
+"""Every ingested declaration (theorems, definitions, ...) and the module docs' prose."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from app import crud, models, schemas
+from app.api.deps import SessionDep
+from app.api.schemas import ProseOut
+from app.services import queries, views
+
+__all__ = ["MODULE_DOC", "router"]
+
+router = APIRouter(prefix="/declarations", tags=["declarations"])
+
+MODULE_DOC = "module_doc"
+Item = schemas.DeclarationSummary | ProseOut
+
+
+def _prose(doc: models.ModuleDoc) -> ProseOut:
+    return ProseOut(**views.module_doc_out(doc).model_dump())
+
+
+@router.get("", response_model=schemas.Page[Item])
+def read_declarations(
+    session: SessionDep,
+    kind: Annotated[
+        str | None,
+        Query(description="theorem, lemma, def, abbrev, instance, ..., or module_doc"),
+    ] = None,
+    module: str | None = None,
+    q: Annotated[
+        str | None, Query(description="substring of the name or statement (of the prose)")
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> schemas.Page[Item]:
+    """Declarations by name, then module-doc blocks (kind `module_doc`) by module; `count`
+    covers both."""
+    data: list[Item] = []
+    count = 0
+    if kind != MODULE_DOC:
+        rows, count = crud.list_declarations(
+            session, kind=kind, module=module, q=q, limit=limit, offset=offset
+        )
+        data.extend(views.declaration_summary(decl, rev) for decl, rev in rows)
+    if kind is None or kind == MODULE_DOC:
+        room = limit - len(data)
+        docs, doc_count = queries.list_module_docs_page(
+            session, module=module, q=q, limit=room, offset=max(0, offset - count)
+        )
+        data.extend(_prose(doc) for doc in docs)
+        count += doc_count
+    return schemas.Page[Item](data=data, count=count)

@@ -1,0 +1,156 @@
+"""Ingestion of uploaded documents: multipart files, or one `.tar.gz` as the body."""
+
+from __future__ import annotations
+
+import tempfile
+from typing import IO, Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Query, Request, status
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
+from sqlalchemy.orm import Session
+from starlette.datastructures import UploadFile
+
+from app.api.deps import SessionDep, SettingsDep, WriteAccess
+from app.api.schemas import IngestFailureOut
+from app.schemas import IngestReportOut
+from app.services.ingest import IngestReport, ingest_batch
+from app.services.uploads import DEFAULT_ARCHIVE_NAME, Upload, read_archive, read_uploads
+from app.settings import Settings
+
+__all__ = ["ARCHIVE_TYPES", "router"]
+
+router = APIRouter(tags=["ingest"])
+
+ARCHIVE_TYPES = frozenset(
+    {
+        "application/gzip",
+        "application/x-gzip",
+        "application/tar+gzip",
+        "application/x-tar+gzip",
+        "application/x-compressed-tar",
+        "application/x-gtar",
+    }
+)
+SPOOL_BYTES = 1024 * 1024
+MAX_FILES = 10_000
+NO_FILES = (
+    "no files in the upload: send documents as multipart/form-data file parts "
+    "(any field name, e.g. `files`), or one .tar.gz as the request body"
+)
+COMMIT_PATTERN = r"^[0-9a-fA-F]{4,64}$"
+
+_BODY_DOC: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "properties": {
+                        "files": {
+                            "type": "array",
+                            "items": {"type": "string", "format": "binary"},
+                            "description": "documents, or .tar.gz archives of documents",
+                        }
+                    },
+                    "required": ["files"],
+                }
+            },
+            "application/gzip": {
+                "schema": {"type": "string", "format": "binary"},
+            },
+        },
+    }
+}
+
+
+def _media_type(request: Request) -> str:
+    return request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+
+
+def _nothing_ingested(report: IngestReport) -> JSONResponse:
+    errors = report.errors
+    first = str(errors[0]) if errors else "no declarations found"
+    others = len(errors) - 1
+    more = f" (and {others} more error{'s' if others > 1 else ''})" if others > 0 else ""
+    body = IngestFailureOut(**report.to_json(), detail=f"nothing could be ingested: {first}{more}")
+    return JSONResponse(
+        status_code=status.HTTP_422_UNPROCESSABLE_CONTENT, content=body.model_dump()
+    )
+
+
+def _ingest_uploads(
+    session: Session, uploads: list[Upload], settings: Settings, commit: str | None
+) -> IngestReport:
+    batch = read_uploads(uploads, max_file_bytes=settings.max_file_bytes)
+    return ingest_batch(session, batch=batch, commit=commit)
+
+
+def _ingest_archive(
+    session: Session, spool: IO[bytes], settings: Settings, commit: str | None
+) -> IngestReport:
+    spool.seek(0)
+    batch = read_archive(DEFAULT_ARCHIVE_NAME, spool.read(), max_file_bytes=settings.max_file_bytes)
+    return ingest_batch(session, batch=batch, commit=commit)
+
+
+@router.post(
+    "/ingest",
+    response_model=IngestReportOut,
+    openapi_extra=_BODY_DOC,
+    responses={
+        status.HTTP_401_UNAUTHORIZED: {"description": "missing or wrong bearer token"},
+        status.HTTP_413_CONTENT_TOO_LARGE: {
+            "description": "body over PROOFBRIDGE_MAX_UPLOAD_BYTES"
+        },
+        status.HTTP_415_UNSUPPORTED_MEDIA_TYPE: {"description": "neither multipart nor gzip"},
+        status.HTTP_422_UNPROCESSABLE_CONTENT: {
+            "model": IngestFailureOut,
+            "description": "nothing could be ingested (the report says why)",
+        },
+    },
+)
+async def create_ingestion(
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    _: WriteAccess,
+    commit: Annotated[
+        str | None, Query(pattern=COMMIT_PATTERN, description="the commit the input comes from")
+    ] = None,
+) -> Any:
+    """Ingest uploaded documents and return the ingestion report (`proofbridge ingest
+    --json`). Multipart: every file part is a document or a .tar.gz of documents. Otherwise
+    the body is one .tar.gz (`Content-Type: application/gzip`). 422 with the report when
+    nothing could be ingested."""
+    commit = commit.lower() if commit else None
+    media = _media_type(request)
+    if media == "multipart/form-data":
+        async with request.form(max_files=MAX_FILES, max_fields=MAX_FILES) as form:
+            uploads = [
+                Upload(filename=value.filename or "", file=value.file)
+                for _, value in form.multi_items()
+                if isinstance(value, UploadFile)
+            ]
+            if not uploads:
+                raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=NO_FILES)
+            report = await run_in_threadpool(_ingest_uploads, session, uploads, settings, commit)
+    elif media in ARCHIVE_TYPES or media == "application/octet-stream":
+        with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
+            async for chunk in request.stream():
+                spool.write(chunk)
+            if spool.tell() == 0:
+                raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=NO_FILES)
+            report = await run_in_threadpool(_ingest_archive, session, spool, settings, commit)
+    else:
+        shown = media or "none"
+        raise HTTPException(
+            status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
+            detail=f"unsupported Content-Type {shown}: expected multipart/form-data "
+            "or application/gzip (a .tar.gz)",
+        )
+    request.app.state.metrics.ingestions.inc()
+    if report.exit_code != 0:
+        return _nothing_ingested(report)
+    return IngestReportOut.model_validate(report.to_json())

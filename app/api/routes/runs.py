@@ -1,0 +1,163 @@
+"""Check runs: create one (executed by the worker), follow it, read its results and JUnit."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Path, Query, Request, Response, status
+from fastapi.exceptions import RequestValidationError
+
+from app import crud, models, schemas
+from app.api.deps import SessionDep, WriteAccess
+from app.api.schemas import RunDetail, RunProgress
+from app.services import queries, views
+from app.services.checks import CheckParams, SelectionError
+from app.services.checks import create_run as create_check_run
+from app.services.junit import junit_xml
+from app.services.runner import API_TRIGGER
+
+__all__ = ["router", "run_detail"]
+
+router = APIRouter(prefix="/runs", tags=["runs"])
+
+RunId = Annotated[int, Path(ge=1, description="the run id")]
+
+
+def unknown_run(run_id: int) -> HTTPException:
+    return HTTPException(status_code=status.HTTP_404_NOT_FOUND, detail=f"unknown run: {run_id}")
+
+
+def run_detail(request: Request, run: models.Run) -> RunDetail:
+    out = views.run_out(run)
+    return RunDetail(
+        **out.model_dump(),
+        progress=RunProgress(done=run.completed, total=run.total),
+        summary={
+            "pass": run.passed,
+            "fail": run.failed,
+            "error": run.errored,
+            "unsupported": run.unsupported,
+        },
+        junit=str(request.url_for("read_run_junit", run_id=run.id).path),
+    )
+
+
+def _selection_error(exc: SelectionError, body: schemas.RunCreate) -> RequestValidationError:
+    loc: tuple[Any, ...] = ("body", "module") if body.module else ("body",)
+    return RequestValidationError(
+        [{"type": "value_error", "loc": loc, "msg": str(exc), "input": body.module}]
+    )
+
+
+@router.post(
+    "",
+    response_model=RunDetail,
+    status_code=status.HTTP_202_ACCEPTED,
+    responses={status.HTTP_401_UNAUTHORIZED: {"description": "missing or wrong bearer token"}},
+)
+def create_run(
+    request: Request,
+    response: Response,
+    session: SessionDep,
+    _: WriteAccess,
+    body: schemas.RunCreate,
+) -> RunDetail:
+    """Queue a check run over `names` (default: every theorem, or those of `module`) and
+    return it (202, status `queued`); the worker executes it. Unknown or unsuitable names
+    are 422 errors located at their index in `names`."""
+    names = list(body.names or [])
+    problems = queries.run_selection_problems(session, names=names, module=body.module)
+    if problems:
+        raise RequestValidationError(
+            [
+                {"type": "value_error", "loc": ("body", "names", i), "msg": msg, "input": names[i]}
+                for i, msg in problems
+            ]
+        )
+    try:
+        params = CheckParams(
+            names=tuple(names),
+            module=body.module,
+            trials=body.trials,
+            seed=body.seed,
+            dtype=body.dtype,
+            dims=body.dims,
+            changed_only=body.changed_only,
+        )
+        run = create_check_run(session, params=params, trigger=API_TRIGGER)
+    except SelectionError as exc:
+        session.rollback()
+        raise _selection_error(exc, body) from None
+    session.commit()
+    request.app.state.metrics.runs_created.inc()
+    request.app.state.submit_run(run.id)
+    detail = run_detail(request, run)
+    response.headers["Location"] = str(request.url_for("read_run", run_id=run.id).path)
+    return detail
+
+
+@router.get("/{run_id}", response_model=RunDetail)
+def read_run(request: Request, session: SessionDep, run_id: RunId) -> RunDetail:
+    """Status (`queued`, `running`, `done`, `failed`), progress and results by status."""
+    run = crud.get_run(session, run_id=run_id)
+    if run is None:
+        raise unknown_run(run_id)
+    return run_detail(request, run)
+
+
+@router.get("/{run_id}/results", response_model=schemas.Page[schemas.ResultOut])
+def read_run_results(
+    session: SessionDep,
+    run_id: RunId,
+    status_: Annotated[
+        schemas.ResultStatus | None, Query(alias="status", description="only this status")
+    ] = None,
+) -> schemas.Page[schemas.ResultOut]:
+    """The run's results so far, by theorem name."""
+    if crud.get_run(session, run_id=run_id) is None:
+        raise unknown_run(run_id)
+    results = crud.run_results(session, run_id=run_id)
+    if status_ is not None:
+        results = [r for r in results if r.status == status_]
+    return schemas.Page[schemas.ResultOut](
+        data=views.results_out(session, results), count=len(results)
+    )
+
+
+@router.get(
+    "/{run_id}/junit.xml",
+    response_class=Response,
+    responses={
+        status.HTTP_200_OK: {"content": {"application/xml": {}}, "description": "JUnit XML"},
+        status.HTTP_409_CONFLICT: {"description": "the run is not finished yet"},
+    },
+)
+def read_run_junit(session: SessionDep, run_id: RunId) -> Response:
+    """The run's results as JUnit XML, one test case per theorem (`unsupported` is skipped).
+    409 while the run is queued or running; a failed run adds an error case saying why."""
+    run = crud.get_run(session, run_id=run_id)
+    if run is None:
+        raise unknown_run(run_id)
+    if run.status in ("queued", "running"):
+        raise HTTPException(
+            status.HTTP_409_CONFLICT,
+            detail=f"run {run_id} is {run.status} ({run.completed} of {run.total} results): "
+            "its JUnit XML is ready when it is done",
+        )
+    rows = [
+        r.model_dump(mode="json")
+        for r in views.results_out(session, crud.run_results(session, run_id=run_id))
+    ]
+    modules = queries.declaration_modules(session, names=[r["name"] for r in rows])
+    if run.status == "failed":
+        rows.append(
+            {
+                "name": f"run {run_id}",
+                "status": "error",
+                "reason": f"the run failed: {run.error}",
+                "duration_s": 0.0,
+            }
+        )
+        modules[f"run {run_id}"] = "proofbridge"
+    body = junit_xml(rows, suite=f"proofbridge run {run_id}", modules=modules)
+    return Response(content=body, media_type="application/xml")

@@ -1,0 +1,84 @@
+"""Theorems: the list with each one's newest status, one theorem in full, its results."""
+
+from __future__ import annotations
+
+import logging
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, HTTPException, Path, Query, Request, status
+
+from app import crud, schemas
+from app.api.deps import SessionDep
+from app.crud.declarations import THEOREM_KINDS
+from app.services import views
+
+__all__ = ["router", "unknown_theorem"]
+
+router = APIRouter(prefix="/theorems", tags=["theorems"])
+log = logging.getLogger("proofbridge.api")
+
+TheoremStatus = Literal["pass", "fail", "error", "unsupported", "unchecked"]
+Name = Annotated[str, Path(description="fully qualified name, e.g. Proofs.sum_fin_prod")]
+Limit = Annotated[int, Query(ge=1, le=1000)]
+Offset = Annotated[int, Query(ge=0)]
+
+
+def unknown_theorem(name: str) -> HTTPException:
+    return HTTPException(status_code=status.HTTP_404_NOT_FOUND, detail=f"unknown theorem: {name}")
+
+
+@router.get("", response_model=schemas.Page[schemas.TheoremSummary])
+def read_theorems(
+    session: SessionDep,
+    status: Annotated[
+        TheoremStatus | None, Query(description="newest result status, or unchecked")
+    ] = None,
+    module: str | None = None,
+    q: Annotated[str | None, Query(description="substring of the name or statement")] = None,
+    limit: Limit = 100,
+    offset: Offset = 0,
+) -> schemas.Page[schemas.TheoremSummary]:
+    """Live theorems by name, each with the status of its newest result."""
+    rows, count = crud.list_theorems(
+        session, status=status, module=module, q=q, limit=limit, offset=offset
+    )
+    data = [views.theorem_summary(decl, rev, result) for decl, rev, result in rows]
+    return schemas.Page[schemas.TheoremSummary](data=data, count=count)
+
+
+def _describe(request: Request, session: Any, name: str) -> dict[str, Any]:
+    try:
+        describer = request.app.state.describer
+        return describer.describe(session, name=name)
+    except Exception as exc:  # the checkers could not describe it: say so, show the rest
+        log.warning("describing the checker of %s failed: %s", name, exc)
+        return {"kind": "unknown", "reason": f"describing the checker failed: {exc}"}
+
+
+@router.get("/{name}", response_model=schemas.TheoremDetail)
+def read_theorem(request: Request, session: SessionDep, name: Name) -> schemas.TheoremDetail:
+    """Statement, binders, docstring, parse tree or parse error, constants, the checker it
+    gets, its newest results and its revisions: what `proofbridge show NAME --json` prints.
+    Definitions are served too (their checker is `none`)."""
+    decl = crud.get_declaration(session, name=name)
+    if decl is None:
+        raise unknown_theorem(name)
+    checker = _describe(request, session, name) if decl.kind in THEOREM_KINDS else None
+    detail = views.theorem_detail(session, name=name, checker=checker)
+    if detail is None:  # a safeguard only: declarations are never deleted
+        raise unknown_theorem(name)
+    return detail
+
+
+@router.get("/{name}/results", response_model=schemas.Page[schemas.ResultOut])
+def read_theorem_results(
+    session: SessionDep, name: Name, limit: Limit = 50, offset: Offset = 0
+) -> schemas.Page[schemas.ResultOut]:
+    """The theorem's results, newest first."""
+    decl = crud.get_declaration(session, name=name)
+    if decl is None:
+        raise unknown_theorem(name)
+    results, count = crud.result_history(
+        session, declaration_id=decl.id, limit=limit, offset=offset
+    )
+    return schemas.Page[schemas.ResultOut](data=views.results_out(session, results), count=count)

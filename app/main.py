@@ -1,0 +1,95 @@
+"""The ASGI application: builds the app and mounts the routers.
+
+`create_app(settings)` builds one (tests pass their own settings; `app` below reads the
+environment when it starts). Starting it (the lifespan) checks the database schema (and
+migrates an embedded SQLite database), settles the API token, and starts the in-process
+worker that executes the runs created through the API; stopping it requeues the run in
+progress. Nothing here imports JAX: the checkers load on the first check or description.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.concurrency import run_in_threadpool
+
+from app import __version__
+from app.api.deps import app_settings
+from app.api.errors import install_error_handlers
+from app.api.limits import BodySizeLimit
+from app.api.main import API_PREFIX, api_router
+from app.api.metrics import Metrics, RequestMetrics
+from app.api.routes import pages
+from app.runtime import load_settings, prepare_server
+from app.services.describer import CheckerDescriber
+from app.services.runner import InProcessRunner
+from app.settings import Settings
+
+__all__ = ["API_PREFIX", "app", "create_app"]
+
+log = logging.getLogger("proofbridge.api")
+
+DESCRIPTION = (
+    "Lean 4 theorem statements, their numeric checkers and the recorded results. "
+    "Write endpoints take `Authorization: Bearer <PROOFBRIDGE_API_TOKEN>`."
+)
+
+
+def _runner(app: FastAPI) -> InProcessRunner:
+    runner = app.state.runner
+    if runner is None:  # used without being started (no lifespan): start the worker now
+        runner = InProcessRunner(
+            app_settings(app).database_url, on_result=app.state.metrics.record_result
+        )
+        app.state.runner = runner
+    return runner
+
+
+@asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    settings = app_settings(app) if app.state.settings is not None else load_settings()
+    app.state.settings = settings
+    app.state.api_token = await run_in_threadpool(prepare_server, settings)
+    app.state.metrics.watch_database(settings.database_url)
+    if settings.broker_url:
+        log.warning(
+            "PROOFBRIDGE_BROKER_URL is set, but runs are executed by this server's "
+            "in-process worker in this version"
+        )
+    runner = _runner(app)
+    resumed = await run_in_threadpool(runner.resume)
+    if resumed:
+        log.info("resuming queued runs: %s", ", ".join(map(str, resumed)))
+    try:
+        yield
+    finally:
+        app.state.runner = None
+        await run_in_threadpool(lambda: runner.stop(wait=True))
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    app = FastAPI(
+        title="ProofBridge", version=__version__, description=DESCRIPTION, lifespan=lifespan
+    )
+    app.state.settings = settings
+    app.state.api_token = None
+    app.state.metrics = Metrics()
+    app.state.describer = CheckerDescriber()
+    app.state.runner = None
+    app.state.submit_run = lambda run_id: _runner(app).submit(run_id)
+    if settings is not None:
+        app.state.metrics.watch_database(settings.database_url)
+
+    install_error_handlers(app)
+    app.add_middleware(BodySizeLimit, limit=lambda _scope: app_settings(app).max_upload_bytes)
+    app.add_middleware(RequestMetrics, metrics=app.state.metrics)
+
+    app.include_router(api_router, prefix=API_PREFIX)
+    app.include_router(pages.router)
+    return app
+
+
+app = create_app()

@@ -87,11 +87,11 @@ def test_read_doc_comments_attributes_modifiers_and_opens() -> None:
 
 def test_read_definitions_keep_term_bodies_and_alternatives_as_equations() -> None:
     _, decls = _decls(DATA / "Scopes.lean")
-    assert decls["Outer.halve"].equations == ("Outer.halve x = x / 2",)
+    assert decls["Outer.halve"].equations == ("Outer.halve x = (x / 2)",)
     assert decls["Outer.fib"].equations == (
         "Outer.fib 0 = 0",
         "Outer.fib 1 = 1",
-        "Outer.fib (n + 2) = fib n + fib (n + 1)",
+        "Outer.fib (n + 2) = (fib n + fib (n + 1))",
     )
     assert decls["Outer.fib"].statement == "ℕ → ℕ"
     assert decls["Outer.twice"].equations == ()

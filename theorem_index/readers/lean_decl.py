@@ -4,7 +4,8 @@ Works on the lexer's two views: structure is read from `scan` (comments and
 literal insides blanked), text is taken from `code` at the same offsets.
 The proof after the top-level `:=` is skipped; a definition whose body is a
 term keeps `name args = body` as its equation, and a pattern-matching
-definition keeps one `name args pats = rhs` per alternative.
+definition (its alternatives on their own lines or on the header's) keeps one
+`name args pats = rhs` per alternative; `lean_equations` writes them.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 
 from theorem_index.readers import errors
 from theorem_index.readers.errors import LineIndex, ReadError
+from theorem_index.readers.lean_equations import alternative_equations, equation
 from theorem_index.readers.signature import CLOSERS, NAME, OPENERS, close_group, normalize
 
 _NAME_RE = re.compile(NAME)
@@ -22,7 +24,7 @@ _SPACE = re.compile(r"\s*")
 # Tokens that matter at bracket depth 0 while reading a header or a body.
 _TOKENS = re.compile(
     r"[()\[\]{}⦃⦄⟨⟩⟦⟧⟪⟫]|:=|(?<![\w'.!?])(?:where|deriving|termination_by|"
-    r"decreasing_by|let|have|haveI|letI)(?![\w'!?])|\n[ \t]*\|(?=[ \t])"
+    r"decreasing_by|let|have|haveI|letI)(?![\w'!?])|(?:\n[ \t]*|(?<=[ \t]))\|(?=[ \t])"
 )
 _BODY_STOP_RE = re.compile(
     r"(?<![\w'.!?])(?:where|deriving|termination_by|decreasing_by)(?![\w'!?])"
@@ -112,8 +114,8 @@ class DeclParser:
         self.index = index
 
     def text(self, start: int, stop: int) -> str:
-        """Source text on one line: whitespace collapsed, and the line break that
-        ends a `let`/`have` value (Lean's layout rule) written as `; `."""
+        """Header text (a statement) on one line: whitespace collapsed, and the line
+        break that ends a `let`/`have` value (Lean's layout rule) written as `; `."""
         scan = self.scan
         if _LET_RE.search(scan, start, stop) is None:
             return normalize(self.code[start:stop])
@@ -288,64 +290,9 @@ class DeclParser:
             body = self._skip(pos + 2, end)
             if scan.startswith("by", body) and not scan[body + 2 : body + 3].isalnum():
                 return ()
-            text = self.text(body, self._body_end(body, end))
-            return (f"{lhs} = {text}",) if text else ()
-        if pos < end and scan[pos] == "\n" or scan.startswith("|", pos):
-            return self._alternatives(lhs, pos, end)
+            eq = equation(lhs, scan, self.code, body, self._body_end(body, end))
+            return () if eq is None else (eq,)
+        bar = self._skip(pos, end)
+        if scan.startswith("|", bar):
+            return alternative_equations(lhs, scan, self.code, bar, self._body_end(bar, end))
         return ()
-
-    def _alternatives(self, lhs: str, pos: int, end: int) -> tuple[str, ...]:
-        scan = self.scan
-        bar = scan.find("|", pos, end)
-        if bar < 0:
-            return ()
-        column = bar - (scan.rfind("\n", 0, bar) + 1)
-        stop = self._body_end(bar, end)
-        starts = [bar]
-        for m in re.finditer(r"\n([ \t]*)\|", scan[bar:stop]):
-            if len(m.group(1)) == column:
-                starts.append(bar + m.end() - 1)
-        out = []
-        for i, start in enumerate(starts):
-            alt_end = starts[i + 1] if i + 1 < len(starts) else stop
-            alt = self.code[start + 1 : alt_end]
-            arrow = _depth0_find(alt, "=>")
-            if arrow < 0:
-                continue
-            pats = [_atom(p) for p in _depth0_split(alt[:arrow], ",")]
-            rhs = normalize(alt[arrow + 2 :])
-            out.append(f"{' '.join([lhs, *pats])} = {rhs}")
-        return tuple(out)
-
-
-def _depth0_find(s: str, needle: str) -> int:
-    depth = 0
-    for i, c in enumerate(s):
-        if c in OPENERS:
-            depth += 1
-        elif c in CLOSERS:
-            depth -= 1
-        elif depth == 0 and s.startswith(needle, i):
-            return i
-    return -1
-
-
-def _depth0_split(s: str, sep: str) -> list[str]:
-    parts, depth, last = [], 0, 0
-    for i, c in enumerate(s):
-        if c in OPENERS:
-            depth += 1
-        elif c in CLOSERS:
-            depth -= 1
-        elif depth == 0 and c == sep:
-            parts.append(s[last:i])
-            last = i + 1
-    parts.append(s[last:])
-    return [normalize(p) for p in parts if p.strip()]
-
-
-def _atom(pattern: str) -> str:
-    """A pattern as an argument: parenthesised unless it is one token or bracketed."""
-    if _depth0_find(pattern, " ") < 0:
-        return pattern
-    return f"({pattern})"

@@ -26,14 +26,17 @@ from theorem_index.readers.signature import OPENERS, close_group, split_attribut
 DECL_KINDS = frozenset(
     "theorem lemma def abbrev instance structure inductive class axiom opaque example".split()
 )
-MODIFIERS = frozenset("private protected noncomputable partial unsafe nonrec scoped local".split())
+MODIFIERS = frozenset(
+    "private protected noncomputable partial unsafe nonrec scoped local meta".split()
+)
 SCOPE_COMMANDS = frozenset("namespace section end open variable include omit mutual".split())
 OTHER_COMMANDS = frozenset(
     """import set_option attribute notation infix infixl infixr prefix postfix macro
     macro_rules syntax elab elab_rules declare_syntax_cat deriving initialize
     builtin_initialize run_cmd export irreducible_def alias add_decl_doc library_note
     assert_not_exists suppress_compilation register_simp_attr compile_inductive universe
-    unseal seal theory_note""".split()
+    unseal seal theory_note
+    package require lean_lib lean_exe extern_lib target script input_file input_dir""".split()
 )
 _CANDIDATE = re.compile(r"^([ \t]*)(@\[|#[a-z_]+|[a-z_]+(?![\w'!?]))", re.M)
 _STARTS = DECL_KINDS | MODIFIERS | SCOPE_COMMANDS | OTHER_COMMANDS

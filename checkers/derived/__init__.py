@@ -7,6 +7,12 @@ Constants get their meaning from their ingested equation when it has one that
 can be evaluated, else from the library (Lean core, Mathlib, the upstream
 vocabulary); `pdiv`, `pdivMat`, `fderiv` and `deriv` are always the library's
 (automatic differentiation). See semantics.py.
+
+Modules, by idea: values (what terms evaluate to), numerals (numerals whose
+type is not fixed yet), total and coercion and arith (Lean's arithmetic at
+each type), types, evaluate with its parts operators, forms, patterns and
+arguments (the interpreter), vectorise, derivatives, equations, lean_core and
+vocabulary (the semantics library), binders and premises (hypotheses), derive.
 """
 
 from checkers.core import Unsupported

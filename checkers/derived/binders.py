@@ -8,8 +8,8 @@
 - Hypotheses: `0 < ε`, `ε ≠ 0`, `0 ≤ ε` on a real scalar become sampling
   constraints; relations between dimensions (`0 < n`, `P ≤ W`, `[NeZero n]`)
   become dimension constraints; any other decidable hypothesis is evaluated per
-  trial, and where it fails the trial holds vacuously (Lean's implication);
-  the rest (`Differentiable ℝ f`, ...) are recorded as assumptions.
+  trial, and where it fails the trial holds vacuously (Lean's implication; see
+  premises.py); the rest (`Differentiable ℝ f`, ...) are recorded as assumptions.
 """
 
 from __future__ import annotations
@@ -269,7 +269,6 @@ def _hypothesis(plan: Plan, name: str, prop: S.Term) -> None:
         plan.assumptions.append(f"{text} (hypothesis {name}, not sampled)")
         return
     plan.hyps.append(Hyp(name, prop, "mask", text))
-    plan.assumptions.append(f"{text} (hypothesis {name}): trials where it fails hold vacuously")
 
 
 def _real_constraint(plan: Plan, lhs: S.Term, op: str, rhs: S.Term) -> tuple[str, str] | None:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import jax
 import jax.numpy as jnp
 
-from checkers.derived.arith import coerce
+from checkers.derived.coercion import coerce
 from checkers.derived.errors import EvalError
 from checkers.derived.types import TFin, TReal, const_name, head_and_args
 from checkers.derived.values import (

@@ -8,6 +8,11 @@ sampled x : T. Anything the evaluator cannot give Lean's meaning to makes the
 theorem `Unsupported`, with the reason and the constants that lack semantics;
 `derive` finds that out by tracing the checker once, abstractly, at small
 dimensions (no compilation).
+
+Hypotheses that are evaluated per trial (premises.py) make a trial where they
+fail hold vacuously (compared as 0 = 0); `build_premise` tells the harness
+which trials those are, and `derive` refuses a statement whose hypotheses
+hold in none of the trials the harness would sample at seed 0.
 """
 
 from __future__ import annotations
@@ -22,10 +27,12 @@ import jax.numpy as jnp
 import numpy as np
 
 from checkers.core import DimConstraint, InputSpec, ToleranceOverride, Unsupported
-from checkers.derived.arith import Ctx, coerce, select
+from checkers.derived.arith import select
 from checkers.derived.binders import Plan, plan_binders
+from checkers.derived.coercion import Ctx, coerce, settle
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.evaluate import Evaluator
+from checkers.derived.premises import per_trial, premise_fn, probe_or_refuse
 from checkers.derived.semantics import Semantics
 from checkers.derived.types import TFin, fin_domains, kind_of, value_type
 from checkers.derived.values import Arr, Proof, TypeValue, as_array, static_nat
@@ -89,6 +96,8 @@ class DerivedChecker:
     version: str
     kind: str = "derived"
     tolerance: ToleranceOverride | None = None
+    # how often each per-trial hypothesis held when the checker was derived (premises.py)
+    premise_notes: tuple[str, ...] = ()
     _sizes: dict[tuple[tuple[str, int], ...], dict[str, Any]] = field(default_factory=dict)
 
     # --- protocol -------------------------------------------------------------
@@ -106,7 +115,19 @@ class DerivedChecker:
         extra: tuple[str, ...] = ()
         if self.relation.op in ("<", ">"):
             extra = ("strict inequality checked as non-strict",)
+        if self.premise_notes:
+            extra += self.premise_notes
+        else:
+            extra += tuple(
+                f"{h.text} (hypothesis {h.name}): trials where it fails hold vacuously"
+                for h in per_trial(self)
+            )
         return tuple(self.plan.assumptions) + extra
+
+    @property
+    def premises(self) -> tuple[str, ...]:
+        """The hypotheses evaluated in every trial, as `name : proposition`."""
+        return tuple(f"{h.name} : {h.text}" for h in per_trial(self))
 
     def dim_constraints(self) -> Sequence[DimConstraint]:
         return tuple(self.plan.dim_constraints)
@@ -182,7 +203,7 @@ class DerivedChecker:
             b = ev.eval(second, env, value_type(a) if isinstance(a, Arr) else None)
             lhs, rhs = (b, a) if isinstance(rel.lhs, S.Lam) else (a, b)
         else:
-            kind, _, vals = ev.typed_leaves([rel.lhs, rel.rhs], env, None)
+            kind, _, vals = ev.typed_leaves([rel.lhs, rel.rhs], env, None, default_nat=True)
             lhs = ev._fold(rel.lhs, vals, kind)
             rhs = ev._fold(rel.rhs, vals, kind)
         # a side that is still a function of indices takes the other side's domain
@@ -197,8 +218,8 @@ class DerivedChecker:
                 raise NotSupported("an equation between propositions")
             if side.axes:
                 raise EvalError("internal: a side still depends on a bound index")
-        lhs = coerce(lhs, "real", ev.ctx)
-        rhs = coerce(rhs, "real", ev.ctx)
+        lhs = coerce(settle(lhs), "real", ev.ctx)
+        rhs = coerce(settle(rhs), "real", ev.ctx)
         for h in self.plan.hyps:
             if h.how in ("mask", "dims"):
                 ok = ev.eval(h.prop, env)
@@ -228,6 +249,24 @@ class DerivedChecker:
             return a, b
 
         return fn
+
+    def build_premise(
+        self, dims: Mapping[str, int], dtype: Any
+    ) -> Callable[[dict[str, Any]], Any] | None:
+        """Whether the hypotheses evaluated per trial hold (a bool per trial), or None
+        when every hypothesis became a sampling or dimension constraint. `build`
+        compares a trial where this is False as 0 = 0 (it holds vacuously): the
+        harness should count such trials, and a run where every trial is vacuous
+        is no evidence (status 'unsupported', not 'pass')."""
+        each = premise_fn(self, dims, dtype)
+        if each is None:
+            return None
+        held = each
+
+        def holds(inputs: dict[str, Any]) -> Any:
+            return jnp.all(held(inputs))
+
+        return holds
 
     def locate_nonfinite(self, dims: Mapping[str, int], inputs: Mapping[str, Any]) -> str | None:
         """The first subterm (innermost first) whose value holds a NaN or infinity."""
@@ -336,8 +375,11 @@ def derive(name: str, env: Any) -> DerivedChecker | Unsupported:
     )
     try:
         dry_run(checker, _trial_dims(plan))
+        refused = probe_or_refuse(checker)
     except NotSupported as e:
         return Unsupported(e.reason, e.missing)
     except EvalError as e:
         return Unsupported(f"cannot evaluate the statement: {e}")
+    if refused is not None:
+        return Unsupported(refused)
     return checker

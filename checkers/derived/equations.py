@@ -11,10 +11,11 @@ trailing index variables (i, j) that are not supplied are abstracted over, so
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from checkers.derived import arith as A
+from checkers.derived.coercion import coerce, settle
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.types import (
     NAT_NAMES,
@@ -121,17 +122,21 @@ class EqnFn:
 
     # --- unfolding -----------------------------------------------------------
 
-    def apply_args(self, ev: Evaluator, args: tuple[Any, ...]) -> tuple[Any, int]:
+    def apply_args(
+        self, ev: Evaluator, args: tuple[Any, ...], pinned: Mapping[str, Sz] | None = None
+    ) -> tuple[Any, int]:
+        """The value applied to `args` and how many of them it took. `pinned`: implicit
+        dimensions given explicitly (`@f N a c ..`), checked against the arguments."""
         n_exp = len(self.explicit)
         used = min(len(args), n_exp + len(self.extra))
-        dims: dict[str, Sz] = {}
+        dims: dict[str, Sz] = dict(pinned or {})
         pending: list[tuple[S.Term, int]] = []
         unknown = {p.name for p in self.params if _is_nat(p.type) and p.kind != "explicit"}
         for p, a in zip(self.explicit, args, strict=False):
             if _is_nat(p.type):
                 # a constant ℕ may size types in the body; a sampled one is a plain value
                 if isinstance(a, Arr) and a.is_static:
-                    dims[p.name] = Sz(int(a.data))
+                    dims[p.name] = Sz(int(coerce(settle(a), "nat", ev.ctx).data))
                 continue
             _unify_value(p.type, a, dims, unknown, pending)
         for expr, a in zip(self.extra_dims, args[n_exp:used], strict=False):
@@ -153,15 +158,15 @@ class EqnFn:
             v = a
             if p.type is not None and isinstance(a, Arr) and not _is_nat(p.type):
                 v = ev.coerce_to(a, ev.type_of(p.type, env))
-            elif _is_nat(p.type) and isinstance(a, Arr) and not a.is_static:
-                v = A.coerce(a, "nat", ev.ctx)
+            elif _is_nat(p.type) and isinstance(a, Arr):
+                v = coerce(settle(a), "nat", ev.ctx)
             env[p.name] = v
             env[var] = v
         axes: list[tuple[Axis, Sz]] = []
         for k, (var, expr) in enumerate(zip(self.extra, self.extra_dims, strict=True)):
             sz = eval_dim(expr, sizes)
             if n_exp + k < used:
-                env[var] = A.coerce(ev._arr(args[n_exp + k], self.name), "fin", ev.ctx, sz)
+                env[var] = coerce(ev._arr(args[n_exp + k], self.name), "fin", ev.ctx, sz)
             else:
                 ax = Axis(var, sz.n)
                 env[var] = iota(ax, bound=sz)

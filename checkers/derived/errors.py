@@ -18,3 +18,9 @@ class NotSupported(EvalError):
         super().__init__(reason)
         self.reason = reason
         self.missing = missing
+
+
+class UntypedNumeral(NotSupported):
+    """Numerals whose type only the surrounding term can fix, met where the value
+    cannot wait for it (a select on a traced condition, a power with a traced
+    exponent). An arithmetic tree evaluates such a leaf again at its own type."""

@@ -17,13 +17,16 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 import jax
-import jax.numpy as jnp
 
 from checkers.derived import arith as A
+from checkers.derived import total as T
+from checkers.derived.arguments import arrange
+from checkers.derived.coercion import Ctx, coerce
 from checkers.derived.errors import EvalError, NotSupported
-from checkers.derived.forms import Forms, binder_params
+from checkers.derived.forms import Forms, lambda_params
 from checkers.derived.host import Env
 from checkers.derived.operators import Operators
+from checkers.derived.patterns import Patterns
 from checkers.derived.types import (
     TFin,
     TFun,
@@ -65,6 +68,13 @@ class Library(Protocol):
     def lookup(self, name: str) -> Any: ...
 
 
+def _pair_leaves(p: Pair) -> list[Any]:
+    out: list[Any] = []
+    for x in (p.fst, p.snd):
+        out.extend(_pair_leaves(x) if isinstance(x, Pair) else [x])
+    return out
+
+
 def _applied_to(name: str, t: Any) -> list[S.Term]:
     """The functions that the variable `name` is passed to as an argument in t."""
     out: list[S.Term] = []
@@ -87,15 +97,15 @@ def _applied_to(name: str, t: Any) -> list[S.Term]:
     return out
 
 
-class Evaluator(Operators, Forms):
+class Evaluator(Operators, Forms, Patterns):
     def __init__(
         self,
         library: Library,
-        ctx: A.Ctx | None = None,
+        ctx: Ctx | None = None,
         probe: Callable[[S.Term, Any], None] | None = None,
     ) -> None:
         self.lib = library
-        self.ctx = ctx or A.Ctx()
+        self.ctx = ctx or Ctx()
         self.probe = probe
         self.depth = 0
 
@@ -121,7 +131,7 @@ class Evaluator(Operators, Forms):
         if isinstance(t, S.Num):
             return self._numeral(num(int(t.text, 0)), expected)
         if isinstance(t, S.Decimal):
-            return num(Fraction(t.text))
+            return self._numeral(num(Fraction(t.text), decimal=True), expected)
         if isinstance(t, S.App):
             return self._app(t, env, expected)
         if isinstance(t, S.BinOp):
@@ -130,8 +140,8 @@ class Evaluator(Operators, Forms):
             return self._prefix(t, env, expected)
         if isinstance(t, S.Postfix):
             if t.op == "⁻¹":
-                x = A.coerce(self._arr(self.eval(t.arg, env, TReal()), "⁻¹"), "real", self.ctx)
-                return x.with_(data=A.real_inv(as_array(x)), iota=None)
+                x = coerce(self._arr(self.eval(t.arg, env, TReal()), "⁻¹"), "real", self.ctx)
+                return x.with_(data=T.real_inv(as_array(x)), iota=None)
             raise NotSupported(f"postfix {t.op}")
         if isinstance(t, S.Typed):
             ty = self.type_of(t.type, env)
@@ -141,20 +151,15 @@ class Evaluator(Operators, Forms):
         if isinstance(t, S.Anon):
             return self._anon(t, env, expected)
         if isinstance(t, S.VecLit):
-            return self._veclit(t, env)
+            return self._veclit(t, env, expected)
         if isinstance(t, S.Abs):
-            x = self._arr(self.eval(t.term, env, expected), "|·|")
-            if x.kind == "num" and x.is_static:
-                return num(abs(Fraction(x.data)))
-            if x.kind == "nat" or x.kind == "fin":
-                return x
-            return x.with_(data=jnp.abs(as_array(x)), iota=None)
+            return A.absolute(self._arr(self.eval(t.term, env, expected), "|·|"))
         if isinstance(t, S.Norm):
             return self._norm(t, env)
         if isinstance(t, S.Proj):
             return self._proj(t, env, expected)
         if isinstance(t, S.Lam):
-            return self.lam(binder_params(t.binders), t.body, env, expected)
+            return self.lam(lambda_params(t.binders), t.body, env, expected)
         if isinstance(t, S.BigOp):
             return self._bigop(t, env, expected)
         if isinstance(t, S.Let):
@@ -163,6 +168,10 @@ class Evaluator(Operators, Forms):
             return self._if(t, env, expected)
         if isinstance(t, S.Quant):
             return self._quant(t, env)
+        if isinstance(t, S.Match):
+            return self._match(t, env, expected)
+        if isinstance(t, S.LamMatch):
+            return self._lam_match(t, env, expected)
         if isinstance(t, S.Sort):
             return TypeValue(t.kind)
         if isinstance(t, S.By):
@@ -202,10 +211,14 @@ class Evaluator(Operators, Forms):
         return eval_dim(t, env, lambda u, e: self.eval(u, e))
 
     def _numeral(self, v: Arr, expected: Ty | None) -> Arr:
+        """A numeral at the type the context asks for; in ℝ (or unknown) it stays
+        exact until the tree it belongs to is evaluated."""
         if isinstance(expected, TFin):
-            return A.coerce(v, "fin", self.ctx, expected.sz)
+            return coerce(v, "fin", self.ctx, expected.sz)
         if isinstance(expected, TNat):
-            return A.coerce(v, "nat", self.ctx)
+            return coerce(v, "nat", self.ctx)
+        if isinstance(expected, TInt):
+            return coerce(v, "int", self.ctx)
         return v
 
     def coerce_to(self, v: Any, ty: Ty) -> Any:
@@ -222,7 +235,7 @@ class Evaluator(Operators, Forms):
                     f"{[d.n for d in dims]} are expected"
                 )
             v = v.with_(dom=dims)
-        return A.coerce(v, kind, self.ctx, elem.sz if isinstance(elem, TFin) else None)
+        return coerce(v, kind, self.ctx, elem.sz if isinstance(elem, TFin) else None)
 
     @staticmethod
     def _arr(v: Any, what: str) -> Arr:
@@ -247,12 +260,9 @@ class Evaluator(Operators, Forms):
         return {"nat": TNat(), "real": TReal(), "fin": TFin(None), "int": TInt()}.get(kind or "")
 
     def _app(self, t: S.App, env: Env, expected: Ty | None) -> Any:
-        fn = self.eval(t.fn, env)
-        args: list[Any] = []
-        for k, a in enumerate(t.args):
-            if isinstance(a, S.NamedArg):
-                raise NotSupported("named arguments (x := e)")
-            args.append(self.eval(a, env, self._expect_arg(fn, k, expected)))
+        head = t.fn.arg if isinstance(t.fn, S.Prefix) and t.fn.op == "@" else t.fn
+        fn, terms = arrange(self, self.eval(head, env), t, env)
+        args = [self.eval(a, env, self._expect_arg(fn, k, expected)) for k, a in enumerate(terms)]
         return self.apply(fn, args)
 
     def apply(self, fn: Any, args: list[Any]) -> Any:
@@ -261,7 +271,9 @@ class Evaluator(Operators, Forms):
             if isinstance(fn, Arr):
                 a = args.pop(0)
                 if isinstance(a, Pair):
-                    raise NotSupported("applying an array to a pair")
+                    # a function on `Fin m × Fin n` holds one axis per component
+                    args[:0] = _pair_leaves(a)
+                    continue
                 fn = index(fn, self._arr(a, "an index"), self.ctx)
                 continue
             if isinstance(fn, Closure):
@@ -289,21 +301,30 @@ class Evaluator(Operators, Forms):
 
     def apply_closure(self, c: Closure, arg: Any) -> Any:
         (name, ty_term), rest = c.params[0], c.params[1:]
+        cod = c.expected.cod if isinstance(c.expected, TFun) else None
+        if not isinstance(name, str):  # a pattern
+            env = dict(c.env)
+            if ty_term is not None and isinstance(arg, Arr):
+                arg = self.coerce_to(arg, self.type_of(ty_term, c.env))
+            self.bind_value(name, arg, env)
+            return self.lam(rest, c.body, env, cod)
         if ty_term is not None and isinstance(arg, Arr):
             arg = self.coerce_to(arg, self.type_of(ty_term, c.env))
-        cod = c.expected.cod if isinstance(c.expected, TFun) else None
         return self.lam(rest, c.body, {**c.env, name: arg}, cod)
 
     def lam(
         self,
-        params: tuple[tuple[str, S.Term | None], ...],
+        params: tuple[tuple[Any, S.Term | None], ...],
         body: S.Term,
         env: Env,
         expected: Ty | None,
     ) -> Any:
+        """`fun params => body`: an array over the leading `Fin` parameters, or a closure."""
         if not params:
             return self.eval(body, env, expected)
         name, ty_term = params[0]
+        if not isinstance(name, str):
+            return self.pattern_lam(name, ty_term, params[1:], body, env, expected)
         ty = (
             self.type_of(ty_term, env)
             if ty_term is not None

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 import jax.numpy as jnp
 
 from checkers.derived import arith as A
-from checkers.derived.errors import EvalError, NotSupported
-from checkers.derived.types import TFin, TNat, TProd, Ty
+from checkers.derived.coercion import coerce
+from checkers.derived.errors import EvalError, NotSupported, UntypedNumeral
+from checkers.derived.types import TFin, TFun, TNat, TProd, Ty, kind_of
 from checkers.derived.values import (
     Arr,
     Axis,
@@ -39,13 +40,27 @@ RANK = {"fin": 1, "nat": 2, "int": 3, "real": 4}
 
 
 def binder_params(binders: tuple[S.Binder, ...]) -> tuple[tuple[str, S.Term | None], ...]:
-    """(name, type) for each bound name; instance binders carry no value."""
+    """(name, type) for each bound name of a big operator or quantifier; instance
+    binders carry no value."""
     out: list[tuple[str, S.Term | None]] = []
     for b in binders:
         if b.pattern is not None:
-            raise NotSupported("a binder pattern such as `fun (r, k) => ..`")
+            raise NotSupported("a pattern binder in a big operator or quantifier")
         if b.kind == "inst":
             continue
+        for n in b.names:
+            out.append((n, b.type))
+    return tuple(out)
+
+
+def lambda_params(binders: tuple[S.Binder, ...]) -> tuple[tuple[Any, S.Term | None], ...]:
+    """(name or pattern, type) for each parameter of a `fun` (patterns.py)."""
+    out: list[tuple[Any, S.Term | None]] = []
+    for b in binders:
+        if b.kind == "inst":
+            continue
+        if b.pattern is not None:
+            out.append((b.pattern, b.type))
         for n in b.names:
             out.append((n, b.type))
     return tuple(out)
@@ -96,21 +111,28 @@ class Forms:
         ):
             v = self._arr(self.eval(t.items[0], env, TNat()), "Fin.mk")
             sz = expected.sz if isinstance(expected, TFin) else None
-            v = A.coerce(v, "nat", self.ctx)
+            v = coerce(v, "nat", self.ctx)
             return v.with_(kind="fin", bound=sz)
         return self._tuple(list(t.items), env, expected)
 
-    def _veclit(self: Host, t: S.VecLit, env: Env) -> Arr:
-        vals = [self._arr(self.eval(x, env), "![..]") for x in t.items]
+    def _veclit(self: Host, t: S.VecLit, env: Env, expected: Ty | None = None) -> Arr:
+        # the expected type of the vector, or (in an arithmetic tree) of its elements
+        elem = expected.cod if isinstance(expected, TFun) else expected
+        vals = [self._arr(self.eval(x, env, elem), "![..]") for x in t.items]
         if not vals:
             return Arr(jnp.zeros((0,)), "real", dom=(Sz(0),))
         kind = "num"
         for v in vals:
             if v.kind in RANK:
                 kind, _ = self._join(kind, None, v.kind, v.bound)
-        kind = "real" if kind in ("num", "fin") else kind
+        if kind == "num":
+            ek = kind_of(elem) if elem is not None else None
+            if ek not in RANK:
+                raise UntypedNumeral("a vector of numerals whose element type is not fixed here")
+            kind = ek or "real"
+        kind = "real" if kind == "fin" else kind
 
-        vals = [A.coerce(v, kind, self.ctx) for v in vals]
+        vals = [coerce(v, kind, self.ctx) for v in vals]
         axes = union_axes(*vals)
         nd = max(len(v.dom) for v in vals)
         ds = [expand(v, axes, nd) for v in vals]
@@ -120,7 +142,7 @@ class Forms:
         return Arr(data, kind, axes, dom)
 
     def _norm(self: Host, t: S.Norm, env: Env) -> Arr:
-        x = A.coerce(self._arr(self.eval(t.term, env), "‖·‖"), "real", self.ctx)
+        x = coerce(self._arr(self.eval(t.term, env), "‖·‖"), "real", self.ctx)
         d = jnp.abs(as_array(x))
         k = len(x.axes)
         if x.dom:
@@ -246,8 +268,12 @@ class Forms:
         return r
 
     def _let(self: Host, t: S.Let, env: Env, expected: Ty | None) -> Any:
+        if t.pattern is not None:
+            env2 = dict(env)
+            self.bind_value(t.pattern, self.eval(t.value, env), env2)
+            return self.eval(t.body, env2, expected)
         if t.binders:
-            val = self.lam(binder_params(t.binders), t.value, env, None)
+            val = self.lam(lambda_params(t.binders), t.value, env, None)
         else:
             ty = self.type_of(t.type, env) if t.type is not None else None
             val = self.eval(t.value, env, ty)
@@ -262,6 +288,10 @@ class Forms:
             raise EvalError("the condition of an if is not a proposition")
         if c.is_static and not c.axes:
             return self.eval(t.then if bool(c.data) else t.els, env2, expected)
-        a = self.eval(t.then, env2, expected)
-        b = self.eval(t.els, env2, expected)
-        return A.select(c, self._arr(a, "if"), self._arr(b, "if"), self.ctx)
+        a = self._arr(self.eval(t.then, env2, expected), "if")
+        b = self._arr(self.eval(t.els, env2, expected), "if")
+        ek = kind_of(expected) if expected is not None else None
+        if ek in RANK and "num" in (a.kind, b.kind):
+            sz = expected.sz if isinstance(expected, TFin) else None
+            a, b = (coerce(x, ek or "real", self.ctx, sz) for x in (a, b))
+        return A.select(c, a, b, self.ctx)

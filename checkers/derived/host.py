@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from checkers.derived.arith import Ctx
+from checkers.derived.coercion import Ctx
 from checkers.derived.types import TProd, Ty
-from checkers.derived.values import Arr, Pair, Sz
+from checkers.derived.values import Arr, Axis, Pair, Sz
 from theorem_index.lean import syntax as S
 
 Env = Mapping[str, Any]
@@ -31,7 +31,7 @@ class Host(Protocol):
 
     def lam(
         self,
-        params: tuple[tuple[str, S.Term | None], ...],
+        params: tuple[tuple[Any, S.Term | None], ...],
         body: S.Term,
         env: Env,
         expected: Ty | None,
@@ -43,8 +43,10 @@ class Host(Protocol):
 
     # operators
     def typed_leaves(
-        self, trees: list[S.Term], env: Env, expected: Ty | None
+        self, trees: list[S.Term], env: Env, expected: Ty | None, default_nat: bool = False
     ) -> tuple[str, Sz | None, dict[int, Any]]: ...
+
+    def _power(self, t: S.BinOp, env: Env, expected: Ty | None) -> Any: ...
 
     def _join(self, k1: str, b1: Sz | None, k2: str, b2: Sz | None) -> tuple[str, Sz | None]: ...
 
@@ -53,6 +55,30 @@ class Host(Protocol):
     def _coe(self, t: S.Prefix, env: Env, expected: Ty | None) -> Any: ...
 
     def _compose(self, t: S.BinOp, env: Env) -> Any: ...
+
+    # patterns
+    def bind_indices(
+        self,
+        pat: S.Term,
+        ty: Ty | None,
+        body: S.Term,
+        env: dict[str, Any],
+        axes: list[tuple[Axis, Sz]],
+    ) -> bool: ...
+
+    def bind_value(self, pattern: S.Term, value: Any, env: dict[str, Any]) -> None: ...
+
+    def match_pattern(self, pattern: S.Term, v: Any, binds: dict[str, Any]) -> Arr | None: ...
+
+    def pattern_lam(
+        self,
+        pattern: S.Term,
+        ty_term: S.Term | None,
+        rest: tuple[tuple[Any, S.Term | None], ...],
+        body: S.Term,
+        env: Env,
+        expected: Ty | None,
+    ) -> Any: ...
 
     # forms
     def _quant(self, t: S.Quant, env: Env) -> Arr: ...

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 import jax.numpy as jnp
 
 from checkers.derived import arith as A
+from checkers.derived import total as T
+from checkers.derived.coercion import coerce, nat_constant
 from checkers.derived.errors import EvalError
 from checkers.derived.types import TFin, TProd
 from checkers.derived.values import (
@@ -34,10 +36,10 @@ if TYPE_CHECKING:
 
 def _real1(name: str, f: Callable[[Any], Any]) -> Builtin:
     def fn(ev: Evaluator, args: tuple[Any, ...]) -> Any:
-        x = A.coerce(ev._arr(args[0], name), "real", ev.ctx)
+        x = coerce(ev._arr(args[0], name), "real", ev.ctx)
         return x.with_(data=f(as_array(x)), iota=None)
 
-    return Builtin(name, 1, fn, ("real",))
+    return Builtin(name, 1, fn, ("real",), implicit=0)
 
 
 def _pi(ev: Evaluator, args: tuple[Any, ...]) -> Any:
@@ -45,33 +47,31 @@ def _pi(ev: Evaluator, args: tuple[Any, ...]) -> Any:
 
 
 def _rpow(ev: Evaluator, args: tuple[Any, ...]) -> Any:
-    x = A.coerce(ev._arr(args[0], "rpow"), "real", ev.ctx)
-    y = A.coerce(ev._arr(args[1], "rpow"), "real", ev.ctx)
+    x = coerce(ev._arr(args[0], "rpow"), "real", ev.ctx)
+    y = coerce(ev._arr(args[1], "rpow"), "real", ev.ctx)
     return A.power(x, y, ev.ctx)
+
+
+def _same_type(k: int, expected: Any) -> Any:
+    """The arguments of `α → α → α` (max, min, abs) have the result's type."""
+    return expected
 
 
 def _minmax(name: str, pick_max: bool) -> Builtin:
     def fn(ev: Evaluator, args: tuple[Any, ...]) -> Any:
         a, b = (ev._arr(x, name) for x in args)
-        c = A.compare("≤", a, b, ev.ctx)
-        # max a b = if a ≤ b then b else a; min a b = if a ≤ b then a else b
-        return A.select(c, b, a, ev.ctx) if pick_max else A.select(c, a, b, ev.ctx)
+        return A.extremum(a, b, ev.ctx, pick_max)
 
-    return Builtin(name, 2, fn)
+    return Builtin(name, 2, fn, arg_expect=_same_type)
 
 
 def _abs(ev: Evaluator, args: tuple[Any, ...]) -> Any:
-    x = ev._arr(args[0], "abs")
-    if x.kind in ("nat", "fin"):
-        return x
-    if x.kind == "num" and x.is_static:
-        return x.with_(data=abs(x.data))
-    return x.with_(data=jnp.abs(as_array(x)), iota=None)
+    return A.absolute(ev._arr(args[0], "abs"))
 
 
 def _cast(target: str) -> Callable[..., Any]:
     def fn(ev: Evaluator, args: tuple[Any, ...]) -> Any:
-        return A.coerce(ev._arr(args[0], "cast"), target, ev.ctx)
+        return coerce(ev._arr(args[0], "cast"), target, ev.ctx)
 
     return fn
 
@@ -79,12 +79,12 @@ def _cast(target: str) -> Callable[..., Any]:
 def _fin(ev: Evaluator, x: Any, what: str) -> Arr:
     v = ev._arr(x, what)
     if v.kind != "fin":
-        v = A.coerce(v, "fin", ev.ctx, v.bound)
+        v = coerce(v, "fin", ev.ctx, v.bound)
     return v
 
 
 def _fin_val(ev: Evaluator, args: tuple[Any, ...]) -> Any:
-    return A.coerce(_fin(ev, args[0], "Fin.val"), "nat", ev.ctx)
+    return coerce(_fin(ev, args[0], "Fin.val"), "nat", ev.ctx)
 
 
 def _fin_succ(ev: Evaluator, args: tuple[Any, ...]) -> Any:
@@ -110,18 +110,16 @@ def _fin_rev(ev: Evaluator, args: tuple[Any, ...]) -> Any:
 
 
 def _fin_last(ev: Evaluator, args: tuple[Any, ...]) -> Any:
-    n = ev._arr(args[0], "Fin.last")
-    if not n.is_static:
-        raise EvalError("Fin.last of a non-constant bound")
-    return Arr(int(n.data), "fin", bound=Sz(int(n.data) + 1))
+    n = nat_constant(ev._arr(args[0], "Fin.last"), "Fin.last")
+    return Arr(n, "fin", bound=Sz(n + 1))
 
 
 def _nat_succ(ev: Evaluator, args: tuple[Any, ...]) -> Any:
-    return A.arith("+", A.coerce(ev._arr(args[0], "succ"), "nat", ev.ctx), Arr(1, "nat"), ev.ctx)
+    return A.arith("+", coerce(ev._arr(args[0], "succ"), "nat", ev.ctx), Arr(1, "nat"), ev.ctx)
 
 
 def _nat_pred(ev: Evaluator, args: tuple[Any, ...]) -> Any:
-    return A.arith("-", A.coerce(ev._arr(args[0], "pred"), "nat", ev.ctx), Arr(1, "nat"), ev.ctx)
+    return A.arith("-", coerce(ev._arr(args[0], "pred"), "nat", ev.ctx), Arr(1, "nat"), ev.ctx)
 
 
 def _fpfe(ev: Evaluator, args: tuple[Any, ...]) -> Any:
@@ -136,8 +134,8 @@ def _fpfe(ev: Evaluator, args: tuple[Any, ...]) -> Any:
     bound = Sz.prod(a.bound, b.bound) if a.bound is not None else None
     v = A.arith(
         "+",
-        A.arith("*", A.coerce(a, "nat", ev.ctx), Arr(n, "nat"), ev.ctx),
-        A.coerce(b, "nat", ev.ctx),
+        A.arith("*", coerce(a, "nat", ev.ctx), Arr(n, "nat"), ev.ctx),
+        coerce(b, "nat", ev.ctx),
         ev.ctx,
     )
     return Arr(v.data, "fin", v.axes, v.dom, bound)
@@ -160,7 +158,7 @@ def _fpfe_symm(ev: Evaluator, args: tuple[Any, ...]) -> Any:
             "does not show it as a product m * n"
         )
     m, n = k.bound.factors
-    kn = A.coerce(k, "nat", ev.ctx)
+    kn = coerce(k, "nat", ev.ctx)
     q = A.arith("/", kn, Arr(n.n, "nat"), ev.ctx)
     r = A.arith("%", kn, Arr(n.n, "nat"), ev.ctx)
     return Pair(q.with_(kind="fin", bound=m), r.with_(kind="fin", bound=n))
@@ -199,10 +197,7 @@ def _univ(ev: Evaluator, args: tuple[Any, ...]) -> Any:
 
 
 def _range(ev: Evaluator, args: tuple[Any, ...]) -> Any:
-    n = ev._arr(args[0], "Finset.range")
-    if not n.is_static:
-        raise EvalError("Finset.range of a non-constant bound")
-    return Range(int(n.data))
+    return Range(nat_constant(ev._arr(args[0], "Finset.range"), "Finset.range"))
 
 
 def _big(name: str, prod: bool) -> Builtin:
@@ -220,7 +215,8 @@ def _big(name: str, prod: bool) -> Builtin:
             raise EvalError(f"{name} over a finset other than univ or range")
         return drop_axis_by_sum(ev._arr(body, name), ax, prod=prod)
 
-    return Builtin(name, 2, fn, (None, "fn"))
+    # `Finset.sum {β α} [AddCommMonoid β] s f` (`Finset.prod`: [CommMonoid β])
+    return Builtin(name, 2, fn, (None, "fn"), implicit=3)
 
 
 def _id(ev: Evaluator, args: tuple[Any, ...]) -> Any:
@@ -247,8 +243,8 @@ def _neg(ev: Evaluator, args: tuple[Any, ...]) -> Any:
 
 
 def _inv(ev: Evaluator, args: tuple[Any, ...]) -> Any:
-    x = A.coerce(ev._arr(args[0], "Inv.inv"), "real", ev.ctx)
-    return x.with_(data=A.real_inv(as_array(x)), iota=None)
+    x = coerce(ev._arr(args[0], "Inv.inv"), "real", ev.ctx)
+    return x.with_(data=T.real_inv(as_array(x)), iota=None)
 
 
 def _type(name: str) -> Builtin:
@@ -257,40 +253,40 @@ def _type(name: str) -> Builtin:
 
 CORE: tuple[Builtin, ...] = (
     _real1("Real.exp", jnp.exp),
-    _real1("Real.log", A.real_log),
-    _real1("Real.sqrt", A.real_sqrt),
+    _real1("Real.log", T.real_log),
+    _real1("Real.sqrt", T.real_sqrt),
     _real1("Real.tanh", jnp.tanh),
     _real1("Real.cos", jnp.cos),
     _real1("Real.sin", jnp.sin),
     _real1("Real.cosh", jnp.cosh),
     _real1("Real.sinh", jnp.sinh),
     _real1("Real.arctan", jnp.arctan),
-    Builtin("Real.pi", 0, _pi),
+    Builtin("Real.pi", 0, _pi, implicit=0),
     Builtin("Real.rpow", 2, _rpow, ("real", "real")),
     _minmax("max", True),
     _minmax("Max.max", True),
     _minmax("min", False),
     _minmax("Min.min", False),
-    Builtin("abs", 1, _abs),
-    Builtin("Nat.cast", 1, _cast("real")),
-    Builtin("Int.cast", 1, _cast("real")),
-    Builtin("Fin.val", 1, _fin_val),
-    Builtin("Fin.succ", 1, _fin_succ),
-    Builtin("Fin.castSucc", 1, _fin_cast_succ),
-    Builtin("Fin.rev", 1, _fin_rev),
-    Builtin("Fin.last", 1, _fin_last, ("nat",)),
-    Builtin("Nat.succ", 1, _nat_succ, ("nat",)),
-    Builtin("Nat.pred", 1, _nat_pred, ("nat",)),
-    Builtin("finProdFinEquiv", 1, _fpfe, arg_expect=_fpfe_expect),
+    Builtin("abs", 1, _abs, arg_expect=_same_type),
+    Builtin("Nat.cast", 1, _cast("real"), ("nat",), implicit=2),
+    Builtin("Int.cast", 1, _cast("real"), ("int",), implicit=2),
+    Builtin("Fin.val", 1, _fin_val, implicit=1),
+    Builtin("Fin.succ", 1, _fin_succ, implicit=1),
+    Builtin("Fin.castSucc", 1, _fin_cast_succ, implicit=1),
+    Builtin("Fin.rev", 1, _fin_rev, implicit=1),
+    Builtin("Fin.last", 1, _fin_last, ("nat",), implicit=0),
+    Builtin("Nat.succ", 1, _nat_succ, ("nat",), implicit=0),
+    Builtin("Nat.pred", 1, _nat_pred, ("nat",), implicit=0),
+    Builtin("finProdFinEquiv", 1, _fpfe, arg_expect=_fpfe_expect, implicit=2),
     Builtin("finProdFinEquiv.symm", 1, _fpfe_symm),
-    Builtin("Equiv.symm", 1, _equiv_symm),
-    Builtin("Prod.fst", 1, _fst),
-    Builtin("Prod.snd", 1, _snd),
-    Builtin("Finset.univ", 0, _univ),
-    Builtin("Finset.range", 1, _range, ("nat",)),
+    Builtin("Equiv.symm", 1, _equiv_symm, implicit=2),
+    Builtin("Prod.fst", 1, _fst, implicit=2),
+    Builtin("Prod.snd", 1, _snd, implicit=2),
+    Builtin("Finset.univ", 0, _univ, implicit=2),
+    Builtin("Finset.range", 1, _range, ("nat",), implicit=0),
     _big("Finset.sum", False),
     _big("Finset.prod", True),
-    Builtin("id", 1, _id),
+    Builtin("id", 1, _id, implicit=1),
     _binop("HAdd.hAdd", "+"),
     _binop("HSub.hSub", "-"),
     _binop("HMul.hMul", "*"),
@@ -300,7 +296,7 @@ CORE: tuple[Builtin, ...] = (
     _binop("HSMul.hSMul", "*"),
     Builtin("Neg.neg", 1, _neg),
     Builtin("Inv.inv", 1, _inv),
-    Builtin("Function.comp", 3, _comp),
+    Builtin("Function.comp", 3, _comp, implicit=3),
     _type("Real"),
     _type("ℝ"),
     _type("Nat"),

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 import jax.numpy as jnp
 
 from checkers.derived import arith as A
-from checkers.derived.errors import EvalError, NotSupported
+from checkers.derived.coercion import coerce, settle
+from checkers.derived.errors import EvalError, NotSupported, UntypedNumeral
 from checkers.derived.types import TFin, TInt, TNat, TReal, Ty, kind_of
 from checkers.derived.values import Arr, Axis, Closure, Sz, as_array, iota, move_axis_to_dom
 from theorem_index.lean import syntax as S
@@ -46,6 +47,10 @@ def _deferred(t: S.Term) -> bool:
     return False
 
 
+def _name_of(t: S.Term) -> str:
+    return t.name if isinstance(t, S.Const | S.Ident | S.Var) else type(t).__name__
+
+
 def _ty_of_kind(kind: str, bound: Sz | None) -> Ty | None:
     return {"real": TReal(), "nat": TNat(), "int": TInt()}.get(kind) or (
         TFin(bound) if kind == "fin" else None
@@ -59,13 +64,12 @@ class Operators:
         op = t.op
         if op in ARITH:
             kind, bound, vals = self.typed_leaves([t], env, expected)
-            return self._fold(t, vals, kind)
+            v = self._fold(t, vals, kind)
+            return coerce(v, kind, self.ctx, bound) if isinstance(v, Arr) else v
         if op == "^":
-            base = self.eval(t.lhs, env, expected)
-            e = self._arr(self.eval(t.rhs, env), "exponent")
-            return A.power(self._arr(base, "power"), e, self.ctx)
+            return self._power(t, env, expected)
         if op in A.CMP_OPS or op in ("≥", ">"):
-            kind, _, vals = self.typed_leaves([t.lhs, t.rhs], env, None)
+            kind, _, vals = self.typed_leaves([t.lhs, t.rhs], env, None, default_nat=True)
             a = self._fold(t.lhs, vals, kind)
             b = self._fold(t.rhs, vals, kind)
             return A.compare(op, self._arr(a, op), self._arr(b, op), self.ctx)
@@ -74,17 +78,38 @@ class Operators:
             b = self._arr(self.eval(t.rhs, env), op)
             return A.logic(op, a, b)
         if op == "•":
-            a = self._arr(self.eval(t.lhs, env), "•")
+            # the scalar of `n • v` is a ℕ unless its own type says otherwise
+            a = settle(self._arr(self.eval(t.lhs, env), "•"))
             b = self._arr(self.eval(t.rhs, env, expected), "•")
             return A.arith("*", a, b, self.ctx)
         if op == "∘":
             return self._compose(t, env)
         raise NotSupported(f"the operator {op}")
 
+    def _power(self: Host, t: S.BinOp, env: Env, expected: Ty | None) -> Any:
+        base = self._arr(self.eval(t.lhs, env, expected), "power")
+        try:
+            e = self._arr(self.eval(t.rhs, env), "exponent")
+        except UntypedNumeral:
+            e = self._arr(self.eval(t.rhs, env, TNat()), "exponent")
+        ek = kind_of(expected) if expected is not None else None
+        if base.kind == "num" and not e.is_static and ek in RANK:
+            base = coerce(base, ek or "real", self.ctx, getattr(expected, "sz", None))
+        return A.power(base, e, self.ctx)
+
     def typed_leaves(
-        self: Host, trees: list[S.Term], env: Env, expected: Ty | None
+        self: Host,
+        trees: list[S.Term],
+        env: Env,
+        expected: Ty | None,
+        default_nat: bool = False,
     ) -> tuple[str, Sz | None, dict[int, Any]]:
-        """Evaluate the leaves of arithmetic trees at their common type."""
+        """Evaluate the leaves of arithmetic trees at their common type.
+
+        Numerals, coercions and leaves whose numerals only the tree can type are
+        evaluated last, at that type. With `default_nat` (the tree is a whole
+        proposition's side: nothing outside will type it) numerals default to ℕ;
+        else a tree of numerals stays a 'num' for its context to type."""
         leaves = [leaf for tr in trees for leaf in _leaves(tr)]
         vals: dict[int, Any] = {}
         kind, bound = "num", None
@@ -95,7 +120,10 @@ class Operators:
         for leaf in leaves:
             if _deferred(leaf):
                 continue
-            v = self.eval(leaf, env, None)
+            try:
+                v = self.eval(leaf, env, None)
+            except UntypedNumeral:
+                continue
             vals[id(leaf)] = v
             if isinstance(v, Arr) and v.kind in RANK:
                 kind, bound = self._join(kind, bound, v.kind, v.bound)
@@ -106,6 +134,14 @@ class Operators:
                     vals[id(leaf)] = v
                     if isinstance(v, Arr) and v.kind in RANK:
                         kind, bound = self._join(kind, bound, v.kind, v.bound)
+        if kind == "num" and default_nat:
+            kind = "nat"
+            for leaf in leaves:
+                if id(leaf) not in vals and _deferred(leaf):
+                    vals[id(leaf)] = self.eval(leaf, env, None)
+                v = vals.get(id(leaf))
+                if isinstance(v, Arr):
+                    vals[id(leaf)] = settle(v)  # ℕ, node by node; a decimal is refused
         target = _ty_of_kind(kind, bound)
         for leaf in leaves:
             if id(leaf) not in vals:
@@ -132,7 +168,9 @@ class Operators:
         assert isinstance(t, S.BinOp)
         a = self._arr(self._fold(t.lhs, vals, kind), t.op)
         b = self._arr(self._fold(t.rhs, vals, kind), t.op)
-        k = None if kind == "num" else kind
+        # two numerals combine exactly, as a tree, whatever the kind: the tree is
+        # evaluated at the kind, node by node, where it meets a typed operand
+        k = None if kind == "num" or a.kind == b.kind == "num" else kind
         v = A.arith(t.op, a, b, self.ctx, kind=k)
         if self.probe is not None:
             self.probe(t, v)
@@ -142,15 +180,16 @@ class Operators:
         inner = self.eval(t.arg, env, None)
         if not isinstance(inner, Arr):
             return inner
+        # numerals under `↑` take the target type (Lean unifies it with theirs)
         target = kind_of(expected) if expected is not None else None
         if target in ("real", "nat", "int"):
-            return A.coerce(inner, target, self.ctx)
+            return coerce(inner, target, self.ctx)
         if target == "fin" and isinstance(expected, TFin):
-            return A.coerce(inner, "fin", self.ctx, expected.sz)
+            return coerce(inner, "fin", self.ctx, expected.sz)
         if inner.kind == "fin":
-            return A.coerce(inner, "nat", self.ctx)
+            return coerce(inner, "nat", self.ctx)
         if inner.kind in ("nat", "int"):
-            return A.coerce(inner, "real", self.ctx)
+            return coerce(inner, "real", self.ctx)
         return inner
 
     def _prefix(self: Host, t: S.Prefix, env: Env, expected: Ty | None) -> Any:
@@ -158,6 +197,11 @@ class Operators:
             return self._coe(t, env, expected)
         if t.op == "⇑":
             return self.eval(t.arg, env, expected)
+        if t.op == "@":
+            v = self.eval(t.arg, env, expected)
+            if isinstance(v, Arr | Closure):
+                return v  # a local function: no implicit parameters
+            raise NotSupported(f"`@{_name_of(t.arg)}` without its arguments")
         if t.op == "-":
             return A.negate(self._arr(self.eval(t.arg, env, expected), "-"), self.ctx)
         if t.op in ("¬", "!"):

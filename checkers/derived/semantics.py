@@ -144,7 +144,9 @@ class Semantics:
             if not isinstance(a, S.Var):
                 return NotSupported(f"the equation of {name} matches on a pattern")
             lhs_vars.append(a.name)
-        params = tuple(Param(n, b.type, b.kind) for b in analysis.binders for n in b.names)
+        params = tuple(
+            Param(n, b.type, b.kind) for b in analysis.binders for n in (b.names or ("",))
+        )
         result = analysis.statement
         try:
             return EqnFn(name, params, result, tuple(lhs_vars), eq.rhs)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from checkers.derived.coercion import settle
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.values import Arr, Sz, TypeValue
 from theorem_index.lean import syntax as S
@@ -115,11 +116,25 @@ def vec_type(dims: tuple[Sz, ...], elem: Ty | None = None) -> Ty:
     return out
 
 
+def _fin_leaves(ty: Ty) -> list[Sz] | None:
+    """The sizes of `Fin m` or of the components of `Fin m × Fin n` (flattened)."""
+    if isinstance(ty, TFin):
+        return [ty.sz] if ty.sz is not None else None
+    if isinstance(ty, TProd):
+        a, b = _fin_leaves(ty.fst), _fin_leaves(ty.snd)
+        return a + b if a is not None and b is not None else None
+    return None
+
+
 def fin_domains(ty: Ty) -> tuple[tuple[Sz, ...], Ty]:
-    """The leading `Fin` domains of a function type and what remains."""
+    """The leading `Fin` domains of a function type and what remains. A function
+    on `Fin m × Fin n` has one domain per component, like a `Mat m n`."""
     dims: list[Sz] = []
-    while isinstance(ty, TFun) and isinstance(ty.dom, TFin) and ty.dom.sz is not None:
-        dims.append(ty.dom.sz)
+    while isinstance(ty, TFun):
+        leaves = _fin_leaves(ty.dom)
+        if leaves is None:
+            break
+        dims.extend(leaves)
         ty = ty.cod
     return tuple(dims), ty
 
@@ -162,7 +177,7 @@ def eval_dim(t: S.Term, env: Mapping[str, Any], fallback: DimEval | None = None)
     if fallback is not None:
         v = fallback(t, env)
         if isinstance(v, Arr) and v.kind in ("nat", "num") and v.is_static:
-            return Sz(int(v.data))
+            return Sz(int(settle(v).data))
     raise EvalError("a dimension must be a ℕ expression of the dimension binders")
 
 

@@ -11,8 +11,8 @@ Lean uses to infer the implicit dimensions of `Mat.unflatten` or
 `finProdFinEquiv.symm`.
 
 Kinds: 'real' (ℝ), 'nat' (ℕ), 'int' (ℤ), 'fin' (`Fin bound`), 'bool'
-(a decidable proposition), 'num' (a numeral or cast whose type is fixed by
-where it is used; an exact rational while static).
+(a decidable proposition), 'num' (numerals whose type the context has not
+fixed yet: a `Numeral` tree, evaluated once the type is known; numerals.py).
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from checkers.derived.errors import EvalError
+from checkers.derived.numerals import Numeral
+from checkers.derived.total import xp_of
 
 NUMERIC_KINDS = ("real", "int", "nat", "fin", "num")
 
@@ -84,7 +86,7 @@ class Arr:
 
     @property
     def is_static(self) -> bool:
-        return isinstance(self.data, int | Fraction | bool)
+        return isinstance(self.data, int | Fraction | bool | Numeral)
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -109,7 +111,7 @@ class Pair:
 class Closure:
     """`fun (x : T) ... => body` whose first binder is not a `Fin` index."""
 
-    params: tuple[tuple[str, Any], ...]  # (name, type term or None); patterns unsupported
+    params: tuple[tuple[Any, Any], ...]  # (name or pattern term, type term or None)
     body: Any
     env: Mapping[str, Any]
     expected: Any = None  # the function's type where the context gave it
@@ -131,6 +133,9 @@ class Builtin:
     # (argument position, the type expected of the result) -> the type expected
     # of that argument, where the result's type tells more than param_types.
     arg_expect: Callable[[int, Any], Any] | None = None
+    # how many implicit and instance parameters lead its signature (what `@name`
+    # also passes); None: not known, so `@name` is unsupported
+    implicit: int | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -162,8 +167,9 @@ def static_nat(n: int) -> Arr:
     return Arr(int(n), "nat")
 
 
-def num(value: Fraction | int) -> Arr:
-    return Arr(Fraction(value), "num")
+def num(value: Fraction | int, decimal: bool = False) -> Arr:
+    """A numeral whose type is not fixed yet."""
+    return Arr(Numeral.literal(value, decimal), "num")
 
 
 def iota(axis: Axis, kind: str = "fin", bound: Sz | None = None) -> Arr:
@@ -177,6 +183,8 @@ def iota(axis: Axis, kind: str = "fin", bound: Sz | None = None) -> Arr:
 def as_array(x: Arr, dtype: Any = None) -> Any:
     """The data as a jax array (static Python numbers included)."""
     d = x.data
+    if isinstance(d, Numeral):
+        raise EvalError(f"internal: the numeral {d} used before its type is known")
     if isinstance(d, bool):
         return jnp.asarray(d)
     if isinstance(d, Fraction):
@@ -216,12 +224,6 @@ def host_or_array(x: Arr, dtype: Any = None) -> Any:
         if dtype is None or np.issubdtype(np.dtype(dtype), np.integer):
             return np.asarray(d, dtype=dtype)
     return as_array(x, dtype)
-
-
-def xp_of(*arrays: Any) -> Any:
-    """numpy when every operand is a host constant (or a Python number), else jax.numpy."""
-    host = (np.ndarray, np.generic, int, float, bool)
-    return np if all(isinstance(a, host) for a in arrays) else jnp
 
 
 def expand(x: Arr, axes: tuple[Axis, ...], ndom: int, dtype: Any = None) -> Any:
@@ -266,6 +268,8 @@ def move_axis_to_dom(x: Arr, axis: Axis, sz: Sz) -> Arr:
 
 
 def drop_axis_by_sum(x: Arr, axis: Axis, prod: bool = False) -> Arr:
+    if isinstance(x.data, Numeral):
+        return x.with_(data=Numeral.node("prod" if prod else "sum", x.data, value=axis.size))
     if axis not in x.axes:
         if prod:
             return x.with_(data=as_array(x) ** axis.size, iota=None)

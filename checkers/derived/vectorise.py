@@ -14,7 +14,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from checkers.derived.arith import Ctx, coerce
+from checkers.derived.coercion import Ctx, coerce
 from checkers.derived.errors import EvalError
 from checkers.derived.values import Arr, Axis, Sz, as_array, host_or_array, union_axes, xp_of
 

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 import jax.numpy as jnp
 import numpy as np
 
-from checkers.derived import arith as A
+from checkers.derived import total as T
+from checkers.derived.coercion import coerce, nat_constant
 from checkers.derived.errors import EvalError
 from checkers.derived.values import Arr, Builtin, Sz, as_array, xp_of
 from checkers.derived.vectorise import call_vectorised
@@ -26,10 +27,7 @@ if TYPE_CHECKING:
 
 
 def _static(ev: Evaluator, x: Any, what: str) -> int:
-    v = ev._arr(x, what)
-    if not (v.is_static and v.kind in ("nat", "num", "fin")):
-        raise EvalError(f"{what}: a dimension argument must be a constant natural number")
-    return int(v.data)
+    return nat_constant(ev._arr(x, what), what)
 
 
 def _vec(
@@ -49,9 +47,9 @@ def _vec(
             if s == "d":
                 conv.append(_static(ev, a, name))
             elif s == "r":
-                conv.append(A.coerce(ev._arr(a, name), "real", ev.ctx))
+                conv.append(coerce(ev._arr(a, name), "real", ev.ctx))
             else:
-                conv.append(A.coerce(ev._arr(a, name), "nat", ev.ctx))
+                conv.append(coerce(ev._arr(a, name), "nat", ev.ctx))
         d = dom(*conv) if dom is not None else None
         return call_vectorised(raw, conv, kind=kind, dom=d)
 
@@ -89,7 +87,7 @@ def _softmax(c: int, z: Any) -> Any:
     if c == 0:
         return z
     e = jnp.exp(z - jnp.max(z))
-    return A.real_div(e, jnp.sum(e))
+    return T.real_div(e, jnp.sum(e))
 
 
 def _cross_entropy(c: int, z: Any, label: Any) -> Any:
@@ -115,16 +113,16 @@ def _gelu(n: int, x: Any) -> Any:
 
 
 def _mean(n: int, x: Any) -> Any:
-    return A.real_div(jnp.sum(x), jnp.asarray(float(n), x.dtype))
+    return T.real_div(jnp.sum(x), jnp.asarray(float(n), x.dtype))
 
 
 def _var(n: int, x: Any) -> Any:
     mu = _mean(n, x)
-    return A.real_div(jnp.sum((x - mu) * (x - mu)), jnp.asarray(float(n), x.dtype))
+    return T.real_div(jnp.sum((x - mu) * (x - mu)), jnp.asarray(float(n), x.dtype))
 
 
 def _istd(n: int, x: Any, eps: Any) -> Any:
-    return A.real_div(jnp.ones((), x.dtype), A.real_sqrt(_var(n, x) + eps))
+    return T.real_div(jnp.ones((), x.dtype), T.real_sqrt(_var(n, x) + eps))
 
 
 def _xhat(n: int, eps: Any, x: Any) -> Any:
@@ -189,7 +187,7 @@ def _max_pool2(x: Any) -> Any:
 
 def _gap(x: Any) -> Any:
     _, h, w = x.shape
-    return A.real_div(jnp.sum(x, axis=(1, 2)), jnp.asarray(float(h * w), x.dtype))
+    return T.real_div(jnp.sum(x, axis=(1, 2)), jnp.asarray(float(h * w), x.dtype))
 
 
 # --- patch embedding ------------------------------------------------------------------
@@ -199,8 +197,8 @@ def _patch_read(ic: int, H: int, W: int, P: int, img: Any, c: Any, kh: Any, kw: 
     """`patchRead`: pixel (c, h'·P + kh, w'·P + kw) of patch p, 0 out of range
     (ℕ arithmetic: with W / P = 0, h' = p / 0 = 0 and w' = p % 0 = p)."""
     wq = 0 if P == 0 else W // P
-    hq = A.nat_div(p, wq)
-    wr = A.nat_mod(p, wq)
+    hq = T.nat_div(p, wq)
+    wr = T.nat_mod(p, wq)
     hh = hq * P + kh
     ww = wr * P + kw
     ok = (hh < H) & (ww < W)
@@ -299,7 +297,7 @@ def _basis_vec(ev: Evaluator, args: tuple[Any, ...]) -> Any:
 
 def _one_hot_b(ev: Evaluator, args: tuple[Any, ...]) -> Any:
     c = _static(ev, args[0], "oneHot")
-    label = A.coerce(ev._arr(args[1], "oneHot"), "fin", ev.ctx, Sz(c))
+    label = coerce(ev._arr(args[1], "oneHot"), "fin", ev.ctx, Sz(c))
     from checkers.derived.derivatives import one_hot
 
     return one_hot(label, Sz(c), ev)

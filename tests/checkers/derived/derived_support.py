@@ -11,7 +11,7 @@ import numpy as np
 from checkers import Environment, Registry
 from checkers.core import InputSpec
 from checkers.derived import Evaluator, Semantics
-from checkers.derived.arith import Ctx
+from checkers.derived.coercion import Ctx, settle
 from checkers.derived.values import Arr, Sz, as_array
 from theorem_index.lean import KnownNames, parse_term, resolve
 from theorem_index.model import Declaration
@@ -46,9 +46,10 @@ def evaluate(text: str, env: Mapping[str, Any] | None = None, sem: Semantics | N
 def value(
     text: str, env: Mapping[str, Any] | None = None, sem: Semantics | None = None
 ) -> np.ndarray:
+    """The value as an array; numerals nothing types are ℕ, as in a statement."""
     v = evaluate(text, env, sem)
     assert isinstance(v, Arr), v
-    return np.asarray(as_array(v))
+    return np.asarray(as_array(settle(v)))
 
 
 def theorem(name: str, binders: str, statement: str) -> Declaration:

@@ -12,7 +12,7 @@ from derived_support import fin, real, term, value
 
 from checkers.derived import Evaluator, Semantics
 from checkers.derived import derivatives as D
-from checkers.derived.arith import Ctx
+from checkers.derived.coercion import Ctx
 from checkers.derived.values import Arr
 
 # An asymmetric map Vec 3 → Vec 2: its Jacobian is not square, let alone symmetric.

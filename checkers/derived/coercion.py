@@ -1,0 +1,123 @@
+"""Types of values, as Lean's `binop%` elaborator joins them, and coercions.
+
+ℝ > ℤ > ℕ > `Fin n`: two operands are brought to the larger type; two `Fin`
+of different sizes meet in ℕ (their values). A 'num' (numerals whose type is
+not fixed, numerals.py) takes the other operand's type; converted to ℕ, ℤ or
+`Fin n` it is evaluated at that type, node by node. `settle` gives a 'num'
+that nothing will ever type Lean's default: ℕ.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import jax.numpy as jnp
+
+from checkers.derived.errors import EvalError, NotSupported
+from checkers.derived.numerals import Numeral
+from checkers.derived.total import xp_of
+from checkers.derived.values import Arr, Sz, as_array, host_or_array
+
+RANK = {"num": 0, "fin": 1, "nat": 2, "int": 3, "real": 4}
+
+
+@dataclass(frozen=True)
+class Ctx:
+    dtype: Any = jnp.float64
+    int_dtype: Any = jnp.int64
+
+
+def join_kind(a: Arr, b: Arr) -> tuple[str, Sz | None]:
+    """The common type Lean's `binop%` gives two operands."""
+    for x in (a, b):
+        if x.kind not in RANK:
+            raise EvalError(f"arithmetic on a value of kind {x.kind}")
+    if a.kind == "fin" and b.kind == "fin":
+        if a.bound is not None and b.bound is not None and a.bound.n != b.bound.n:
+            return "nat", None
+        return "fin", a.bound if a.bound is not None else b.bound
+    k = a.kind if RANK[a.kind] >= RANK[b.kind] else b.kind
+    if k == "fin":
+        return "fin", a.bound if a.kind == "fin" else b.bound
+    return k, None
+
+
+def settle(x: Arr) -> Arr:
+    """A value whose type nothing fixes: numerals are ℕ (Lean's default instance)."""
+    if not isinstance(x.data, Numeral):
+        return x
+    if x.data.decimal:
+        raise NotSupported(
+            f"the decimal literal in {x.data} has no type from its context "
+            "(Lean reads it as a Float, which is not evaluated here)"
+        )
+    return Arr(x.data.at_type("nat"), "nat")
+
+
+def nat_constant(x: Arr, what: str) -> int:
+    """The value of a constant natural number (a dimension, a range bound)."""
+    v = coerce(settle(x), "nat", Ctx())
+    if not v.is_static:
+        raise EvalError(f"{what}: a dimension argument must be a constant natural number")
+    return int(v.data)
+
+
+def coerce(x: Arr, kind: str, ctx: Ctx, bound: Sz | None = None) -> Arr:
+    if x.kind == kind and (
+        kind != "fin"
+        or bound is None
+        or x.bound == bound
+        or (x.bound is not None and x.bound.n == bound.n)
+    ):
+        return x
+    if kind == "num":
+        return x
+    if isinstance(x.data, Numeral):
+        return _numeral_at(x.data, kind, ctx, bound)
+    if kind == "real":
+        if x.kind not in RANK:
+            raise EvalError(f"cannot use a {x.describe()} as a real number")
+        return Arr(as_array(x, ctx.dtype), "real", x.axes, x.dom)
+    if kind == "nat" and x.kind == "int":
+        raise EvalError("an integer used as a natural number (Lean has no such coercion)")
+    if kind in ("nat", "int"):
+        if x.kind in ("nat", "fin", "int"):
+            return Arr(x.data, kind, x.axes, x.dom, iota=x.iota)
+        raise EvalError(f"cannot use a {x.describe()} as {'ℕ' if kind == 'nat' else 'ℤ'}")
+    if kind == "fin":
+        if bound is None:
+            return coerce(x, "nat", ctx).with_(kind="fin")
+        size = bound.n
+        if x.kind in ("nat", "int", "fin"):
+            if x.is_static:
+                val = int(x.data)
+                return Arr(val % size if size else val, "fin", x.axes, x.dom, bound=bound)
+            d = host_or_array(x)
+            return Arr(
+                xp_of(d).mod(d, size) if size else d,
+                "fin",
+                x.axes,
+                x.dom,
+                bound=bound,
+                iota=x.iota if x.iota is not None and x.iota.size <= size else None,
+            )
+        raise EvalError(f"cannot use a {x.describe()} as an index in Fin {size}")
+    raise EvalError(f"cannot convert a {x.describe()} to {kind}")
+
+
+def _numeral_at(n: Numeral, kind: str, ctx: Ctx, bound: Sz | None) -> Arr:
+    if kind == "real":
+        exact = n.exact()
+        try:
+            value = float(exact)
+        except OverflowError:  # beyond float64: the check reports a non-finite value
+            value = float("inf") if exact > 0 else float("-inf")
+        return Arr(jnp.asarray(value, ctx.dtype), "real")
+    if kind in ("nat", "int"):
+        return Arr(n.at_type(kind), kind)
+    if kind == "fin":
+        if bound is None:
+            return Arr(n.at_type("nat"), "fin")
+        return Arr(n.at_type("fin", bound.n), "fin", bound=bound)
+    raise EvalError(f"cannot convert the numeral {n} to {kind}")

@@ -1,0 +1,153 @@
+"""Hypotheses checked per trial, and the trials where they fail.
+
+A hypothesis that is neither a sampling constraint (`0 < ε`) nor a relation
+between dimensions (`P ≤ W`) is evaluated in every trial (`hij : i ≠ j`).
+Where it fails the trial holds vacuously (Lean's implication): both sides are
+compared as 0 = 0, so such a trial is no evidence. `premise_fn` gives, per
+trial, one bool per such hypothesis; a checker's `build_premise` is their
+conjunction, with which the harness can count the vacuous trials of a run.
+
+`probe` samples the inputs of the default dims draws at seed 0 exactly as the
+harness does, when the checker is derived. A statement whose hypotheses hold
+in none of those trials is unsupported (every check of it would pass
+vacuously); otherwise the assumptions say how often each hypothesis held.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from checkers.derived.coercion import Ctx
+from checkers.derived.errors import EvalError, NotSupported
+from checkers.derived.evaluate import Evaluator
+from checkers.derived.values import Arr, as_array
+from checkers.sampling import DimsError, draw_dims, draw_key, fin_plan, sample_batch
+
+if TYPE_CHECKING:
+    from checkers.derived.binders import Hyp
+    from checkers.derived.derive import DerivedChecker
+
+PROBE_TRIALS = 64
+PROBE_DRAWS = 4
+PROBE_SEED = 0
+
+
+def per_trial(checker: DerivedChecker) -> tuple[Hyp, ...]:
+    """The hypotheses evaluated in every trial."""
+    return tuple(h for h in checker.plan.hyps if h.how == "mask")
+
+
+def premise_fn(
+    checker: DerivedChecker, dims: Mapping[str, int], dtype: Any
+) -> Callable[[dict[str, Any]], Any] | None:
+    """inputs -> a bool vector, one entry per hypothesis evaluated per trial (None: none)."""
+    hyps = per_trial(checker)
+    if not hyps:
+        return None
+    dims = {k: int(v) for k, v in dims.items()}
+    dt = jnp.dtype(dtype)
+
+    def fn(inputs: dict[str, Any]) -> Any:
+        ev = Evaluator(checker.semantics, Ctx(dtype=dt, int_dtype=jnp.int64))
+        env = checker._inputs_env(dims, inputs, dt)
+        held = []
+        for h in hyps:
+            v = ev.eval(h.prop, env)
+            if not (isinstance(v, Arr) and v.kind == "bool") or v.axes or v.dom:
+                raise NotSupported(f"the hypothesis {h.text} is not decidable here")
+            held.append(jnp.asarray(as_array(v), dtype=bool))
+        return jnp.stack(held)
+
+    return fn
+
+
+@dataclass(frozen=True)
+class Probe:
+    """How often the per-trial hypotheses held in the sampled trials."""
+
+    held: tuple[int, ...]  # per hypothesis, over every probed trial
+    together: int  # trials where all of them held
+    trials: int  # trials probed
+    draws: tuple[dict[str, int], ...]
+
+
+def probe(checker: DerivedChecker) -> Probe | None:
+    """Sample trials as the harness does and count where the hypotheses hold."""
+    hyps = per_trial(checker)
+    if not hyps:
+        return None
+    try:
+        draws = draw_dims(
+            checker.name,
+            PROBE_SEED,
+            checker.dim_names,
+            fixed=checker.fixed_dims,
+            constraints=tuple(checker.dim_constraints()),
+            draws=PROBE_DRAWS,
+        )
+    except DimsError:
+        return None  # the harness reports this itself
+    held = np.zeros(len(hyps), dtype=np.int64)
+    together = 0
+    for dims in draws:
+        specs = checker.input_specs(dims)
+        if any(s.empty for s in specs.values()):
+            continue
+        fn = premise_fn(checker, dims, np.float64)
+        assert fn is not None
+        batch = sample_batch(
+            specs,
+            fin_plan(specs, PROBE_TRIALS),
+            draw_key(checker.name, PROBE_SEED, dims),
+            range(PROBE_TRIALS),
+        )
+        values = np.asarray(jax.jit(jax.vmap(fn))(batch))  # (trials, hypotheses)
+        held += values.sum(axis=0)
+        together += int(values.all(axis=1).sum())
+    probed = PROBE_TRIALS * len(draws)
+    return Probe(tuple(int(h) for h in held), together, probed, tuple(draws))
+
+
+def verdict(hyps: Sequence[Hyp], result: Probe) -> tuple[str | None, tuple[str, ...]]:
+    """(why the statement cannot be checked, or None; assumption lines with the counts)."""
+    where = (
+        f"the {result.trials} trials sampled at seed {PROBE_SEED} over "
+        f"{len(result.draws)} dims draw{'s' if len(result.draws) != 1 else ''}"
+    )
+    if result.together == 0 and result.trials:
+        never = [h for h, n in zip(hyps, result.held, strict=True) if n == 0]
+        if never:
+            names = ", ".join(f"`{h.name} : {h.text}`" for h in never)
+            what = "hypothesis" if len(never) == 1 else "hypotheses"
+            reason = f"the {what} {names} held in none of {where}"
+        else:
+            names = ", ".join(f"`{h.name} : {h.text}`" for h in hyps)
+            reason = f"the hypotheses {names} never held together in {where}"
+        return reason + ": every check would pass vacuously", ()
+    lines = tuple(
+        f"{h.text} (hypothesis {h.name}) held in {n} of {where}; "
+        "trials where it fails hold vacuously"
+        for h, n in zip(hyps, result.held, strict=True)
+    )
+    return None, lines
+
+
+def probe_or_refuse(checker: DerivedChecker) -> str | None:
+    """Run the probe: the reason to refuse the statement, or None (the checker's
+    assumptions then carry the counts)."""
+    hyps = per_trial(checker)
+    try:
+        result = probe(checker)
+    except (EvalError, ValueError) as e:
+        raise NotSupported(f"cannot evaluate the hypotheses: {e}") from e
+    if result is None:
+        return None
+    reason, lines = verdict(hyps, result)
+    checker.premise_notes = lines
+    return reason

@@ -19,6 +19,8 @@ from theorem_index.lean.syntax import (
     By,
     CDot,
     Decimal,
+    Do,
+    EventuallyRel,
     Hole,
     Ident,
     If,
@@ -50,10 +52,11 @@ TIME_BOUND_S = 0.5
 # Characters that make up Lean statements, plus a few that must be rejected.
 LEAN_ALPHABET = (
     "abcxyzfgNWαβγεσℝℕ₁₂'0123456789 _.,:;()[]{}⟨⟩⦃⦄|‖!?@#$%^&*-+=<>/\\~"
-    "∑∏∀∃¬↑⁻¹•∘∣≠≤≥∈∉∧∨→↔×∪∩⊆·λ↦⌊⌋∫∂\"'\n\t«»¤−"
+    "∑∏∀∃¬↑⁻¹•∘∣≠≤≥∈∉∧∨→↔×∪∩⊆·λ↦⌊⌋∫∂ᶠ\"'\n\t«»¤−"
 )
 WORDS = st.sampled_from(
-    "fun λ let have if then else match with by Type Sort Prop := => ↦ ∑ ∀ ∃ -- /- -/ in "
+    "fun λ let have if then else match with by do Type Sort Prop := => ↦ ∑ ∀ ∃ -- /- -/ in "
+    "=ᶠ[ ] for termination_by "
     "x y f ( ) ⟨ ⟩ , : 0 1.5 |".split()
 )
 
@@ -178,6 +181,7 @@ def _trees(leaf: st.SearchStrategy[Term]) -> st.SearchStrategy[Term]:
             st.builds(lambda n, body: SetBuilder(Binder("plain", (n,)), body), NAMES, sub),
             st.builds(lambda t: Paren(BinOp("+", CDot(), t)), sub),
             st.builds(Index, sub, sub, st.sampled_from(["", "!", "?"])),
+            st.builds(EventuallyRel, st.sampled_from(["=ᶠ", "≤ᶠ"]), sub, sub, sub),
         )
 
     return st.recursive(leaf, extend, max_leaves=12)
@@ -191,6 +195,9 @@ LEAVES = st.one_of(
     st.just(Hole()),
     st.sampled_from([Sort("Type"), Sort("Prop"), Sort("Type", "u"), Sort("Type", "*")]),
     st.just(By("simp")),
+    st.just(By("exact ∃ x")),
+    st.just(By("intro x\n    simp [f,\n  g]\n    ring")),
+    st.just(Do("let y ← g x\n  match a, b with\n  | p, q => pure y")),
 )
 
 

@@ -9,15 +9,20 @@ import pytest
 from theorem_index.lean import parse_binders, parse_term, print_binders, print_term
 from theorem_index.lean.syntax import (
     Abs,
+    Anon,
     App,
     BigOp,
     Binder,
     BinOp,
     By,
+    Do,
+    EventuallyRel,
     Hole,
     Ident,
+    Index,
     Integral,
     Lam,
+    Let,
     Match,
     MatchAlt,
     Num,
@@ -26,6 +31,7 @@ from theorem_index.lean.syntax import (
     Proj,
     Quant,
     Sort,
+    Tuple,
     Typed,
 )
 
@@ -159,7 +165,25 @@ x, y, f, g = Ident("x"), Ident("y"), Ident("f"), Ident("g")
         (App(Sort("Type", "u"), (x,)), "(Type u) x"),
         (Typed(By("simp"), x), "((by simp) : x)"),
         (BinOp("+", By("simp"), x), "(by simp) + x"),
+        (App(f, (By("simp\n      ring"), x)), "f (by\n      simp\n      ring) x"),
+        (Anon((By("simp\n  ring"), x)), "⟨(by\n  simp\n  ring), x⟩"),
+        (Anon((By("exact ∃ y"), x)), "⟨(by exact ∃ y), x⟩"),
+        (Anon((By("exact ∃ y, y"), x)), "⟨by exact ∃ y, y, x⟩"),
+        (
+            Tuple((Do("let z ← f\n  match a, b with\n  | p, q => z"), x)),
+            "((do\n  let z ← f\n  match a, b with\n  | p, q => z), x)",
+        ),
+        (
+            Let("let", "z", None, App(f, (By("simp\n  ring"), x)), App(f, (Ident("z"),))),
+            "let z := (f (by\n  simp\n  ring) x); f z",
+        ),
+        (
+            EventuallyRel("=ᶠ", Ident("l"), Quant("∀", (Binder("plain", ("x",)),), x), y),
+            "(∀ x, x) =ᶠ[l] y",
+        ),
+        (EventuallyRel("≤ᶠ", BinOp("=", x, y), BinOp("=", x, y), x), "x = y ≤ᶠ[x = y] x"),
         (Abs(Abs(x)), "|(|x|)|"),
+        (Index(Index(x, y, "!"), x, ""), "(x[y]!)[x]"),
         (Quant("∀", (Binder("plain", ("x",)),), x), "∀ x, x"),
         (App(f, (Quant("∀", (Binder("plain", ("x",)),), x),)), "f (∀ x, x)"),
         (

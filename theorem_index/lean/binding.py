@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from .blocks import block_end
 from .cursor import Cursor
 from .precedence import (
     ARG,
@@ -41,8 +42,6 @@ from .syntax import (
 
 _QUANT_ALIASES = {"forall": "∀", "exists": "∃", "Π": "∀"}
 _BINDER_PREDS = frozenset("> ≥ < ≤ ≠ ∈ ∉ ⊆ ⊂ ⊇ ⊃ ∣".split())
-_OPENERS = frozenset("( [ { ⟨ ⦃ ![ #[ ⟦".split())
-_CLOSERS = frozenset(") ] } ⟩ ⦄ ⟧".split())
 _BRACKET_KIND = {"(": ("explicit", ")"), "{": ("implicit", "}"), "⦃": ("strict", "⦄")}
 
 
@@ -345,28 +344,13 @@ class BindingRules(Cursor):
         return tuple(alts)
 
     def by(self, rbp: int) -> tuple[Term, int]:
-        """`by tac` and `do ...`: kept as text up to the next unmatched closing bracket,
-        top-level comma or the end."""
+        """`by tac` and `do ...`, kept as text (`blocks.block_end` says where they stop)."""
         keyword = self.t[self.i]
         if (BY_PREC if keyword == "by" else DO_PREC) < rbp:
             raise self.expected("term")
         start = self.s[self.i]
         self.i += 1
-        j = self.i
-        depth = 0
-        k, t = self.k, self.t
-        while k[j] != "eof":
-            if k[j] == "sym":
-                tx = t[j]
-                if tx in _OPENERS:
-                    depth += 1
-                elif tx in _CLOSERS:
-                    if depth == 0:
-                        break
-                    depth -= 1
-                elif depth == 0 and tx == ",":
-                    break
-            j += 1
+        j = block_end(self, self.i, keyword == "do")
         if j == self.i:
             what = "tactic sequence after 'by'" if keyword == "by" else "'do' sequence"
             raise self.expected(what)

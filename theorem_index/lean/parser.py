@@ -16,6 +16,8 @@ from .cursor import MAX_DEPTH
 from .errors import LeanParseError
 from .precedence import (
     ARG,
+    FILTER_LEVEL,
+    FILTER_RELS,
     INFIX,
     LEAD,
     MAX,
@@ -34,6 +36,7 @@ from .syntax import (
     CharLit,
     Decimal,
     DotIdent,
+    EventuallyRel,
     Hole,
     Ident,
     Index,
@@ -142,6 +145,14 @@ class _Parser(BindingRules):
                     self.deeper()
                     left = self.index(left, rbp)
                     lprec = MAX
+                    continue
+                rel = FILTER_RELS.get(tx)
+                if rel is not None:  # `f =ᶠ[l] g`
+                    if rel.prec < rbp or lprec < rel.lhs:
+                        break
+                    self.deeper()
+                    left = self.eventually(left, rel.rhs)
+                    lprec = rel.prec
                     continue
             elif kind == "field":
                 self.i = i + 1
@@ -456,6 +467,17 @@ class _Parser(BindingRules):
             suffix = self.t[self.i]
             self.i += 1
         return Index(left, idx, suffix, span=Span(left.span.start, self.e[self.i - 1]))
+
+    def eventually(self, left: Term, rhs_level: int) -> Term:
+        """After `f`, at `=ᶠ[` or `≤ᶠ[`: the filter, `]` and the right operand."""
+        op = self.t[self.i][:-1]
+        self.i += 1
+        saved = self.save()
+        filt = self.expr(FILTER_LEVEL)
+        self.expect("]")
+        self.restore(saved)
+        rhs = self.expr(rhs_level)
+        return EventuallyRel(op, filt, left, rhs, span=Span(left.span.start, rhs.span.end))
 
     def cdot(self, rbp: int) -> tuple[Term, int]:
         self.i += 1

@@ -118,6 +118,15 @@ INFIX: dict[str, Infix] = {
     "▸": _r(75),
 }
 
+# Mathlib's relations along a filter, `f =ᶠ[l] g`: opening token -> the operator's
+# binding powers. `notation:50 f " =ᶠ[" l:50 "] " g:50` leaves `f` without a
+# level, so the left operand may be anything (0); the filter and `g` are at 50.
+FILTER_RELS: dict[str, Infix] = {
+    "=ᶠ[": Infix(50, 0, 50),
+    "≤ᶠ[": Infix(50, 0, 50),
+}
+FILTER_LEVEL = 50
+
 # Prefix operators: token -> (precedence of the node, level of the operand).
 PREFIX: dict[str, tuple[int, int]] = {
     "-": (75, 75),  # prefix:75 "-"

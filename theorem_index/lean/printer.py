@@ -13,12 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .blocks import takes_comma
 from .precedence import (
     ARG,
     BIGOP_BODY,
     BIGOP_PREC,
     BY_PREC,
     DO_PREC,
+    FILTER_LEVEL,
+    FILTER_RELS,
     FUN_PREC,
     IF_PREC,
     INF,
@@ -50,6 +53,7 @@ from .syntax import (
     Decimal,
     Do,
     DotIdent,
+    EventuallyRel,
     Hole,
     Ident,
     If,
@@ -89,7 +93,7 @@ from .syntax import (
 #   ALT -> the next `| alternative` (a nested `match` would take it)
 KEYWORD = -1
 ALT = -2
-_BY_RIGHT = -3  # a `by` block runs to the next closing bracket or comma
+_BY_RIGHT = -3  # a one-line `by`/`do` block runs to the next closing bracket or comma
 _MATCH_RIGHT = -2
 
 _Printed = tuple[str, int, int]
@@ -154,16 +158,32 @@ def _sort(t: Sort) -> _Printed:
     return f"{t.kind} {t.level}", LEAD, INF
 
 
+def _block(keyword: str, text: str, prec: int) -> _Printed:
+    """A `by`/`do` block. One written over several lines keeps its lines; it
+    is printed in parentheses with its first line on a line of its own,
+    indented no deeper than any later line, so that Lean's layout rule ends it
+    where it ended before, whatever column the printed block starts at."""
+    if "\n" not in text:
+        if takes_comma(text, keyword == "do"):  # `∃ x` left open: `(by exact ∃ x), y`
+            return f"({keyword} {text})", MAX, INF
+        return f"{keyword} {text}", prec, _BY_RIGHT
+    lines = text.split("\n")
+    indent = min((len(x) - len(x.lstrip(" ")) for x in lines[1:] if x.strip()), default=0)
+    return f"({keyword}\n{' ' * indent}{text})", MAX, INF
+
+
 def _by(t: By) -> _Printed:
-    return f"by {t.text}", BY_PREC, _BY_RIGHT
+    return _block("by", t.text, BY_PREC)
 
 
 def _do(t: Do) -> _Printed:
-    return f"do {t.text}", DO_PREC, _BY_RIGHT
+    return _block("do", t.text, DO_PREC)
 
 
 def _index(t: Index) -> _Printed:
     inner, _ = _fmt(t.term, MAX, MAX)
+    if isinstance(t.term, Index) and t.term.suffix == "!":  # `]![` would lex as `] ![`
+        inner = f"({inner})"
     return f"{inner}[{fmt(t.index)}]{t.suffix}", MAX, INF
 
 
@@ -175,6 +195,14 @@ def _binop(t: BinOp) -> _Printed:
     lhs, _ = _fmt(t.lhs, inf.lhs, inf.prec)
     rhs, right = _fmt(t.rhs, inf.rhs)
     return f"{lhs} {t.op} {rhs}", inf.prec, min(inf.rhs, right)
+
+
+def _eventually(t: EventuallyRel) -> _Printed:
+    rel = FILTER_RELS[f"{t.op}["]
+    lhs, _ = _fmt(t.lhs, rel.lhs, rel.prec)
+    rhs, right = _fmt(t.rhs, rel.rhs)
+    filt = fmt(t.filter, FILTER_LEVEL)
+    return f"{lhs} {t.op}[{filt}] {rhs}", rel.prec, min(rel.rhs, right)
 
 
 def _prefix(t: Prefix) -> _Printed:
@@ -409,8 +437,11 @@ def _let(t: Let) -> _Printed:
         head += " " + print_binders(t.binders)
     if t.type is not None:
         head += f" : {fmt(t.type, 0, KEYWORD)}"
+    value = fmt(t.value, 0, KEYWORD)
+    if "\n" in value:  # a value over several lines: no column limit inside parentheses
+        value = f"({value})"
     body, right = _fmt(t.body, 0)
-    return f"{head} := {fmt(t.value, 0, KEYWORD)}; {body}", LET_PREC, min(0, right)
+    return f"{head} := {value}; {body}", LET_PREC, min(0, right)
 
 
 def _if(t: If) -> _Printed:
@@ -469,6 +500,7 @@ _NODE: dict[type, Callable[[Any], _Printed]] = {
     Do: _do,
     Index: _index,
     BinOp: _binop,
+    EventuallyRel: _eventually,
     Prefix: _prefix,
     Postfix: _postfix,
     Proj: _proj,

@@ -1,7 +1,8 @@
 """A compact S-expression view of term trees, for golden files and debugging.
 
 `(app f x (proj y 1))` for `f x y.1`, `(+ (∑ ((plain (x))) (app f x)) (app g x))`
-for `∑ x, f x + g x`. Names print bare, numbers bare, decimals as `(dec …)`.
+for `∑ x, f x + g x`. Names print bare, numbers bare, decimals as `(dec …)`; the
+text of a `by`/`do` block is quoted, its line breaks written `\\n`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from .syntax import (
     Decimal,
     Do,
     DotIdent,
+    EventuallyRel,
     Hole,
     Ident,
     If,
@@ -61,6 +63,11 @@ def _name(name: str) -> str:
     if not name or any(c in name for c in ' ()"|'):
         return f"|{name}|"
     return name
+
+
+def _block(text: str) -> str:
+    """A `by`/`do` block's text on one line: backslashes doubled, line breaks as `\\n`."""
+    return '"' + text.replace("\\", "\\\\").replace("\n", "\\n") + '"'
 
 
 def _all(items: Sequence[Term]) -> str:
@@ -116,9 +123,9 @@ def to_sexpr(t: Term) -> str:
     if isinstance(t, Sort):
         return _node(t.kind, t.level) if t.level else t.kind
     if isinstance(t, By):
-        return _node("by", f'"{t.text}"')
+        return _node("by", _block(t.text))
     if isinstance(t, Do):
-        return _node("do", f'"{t.text}"')
+        return _node("do", _block(t.text))
     if isinstance(t, Index):
         return _node("index" + t.suffix, to_sexpr(t.term), to_sexpr(t.index))
     if isinstance(t, App):
@@ -127,6 +134,8 @@ def to_sexpr(t: Term) -> str:
         return _node(":=", _name(t.name), to_sexpr(t.value))
     if isinstance(t, BinOp):
         return _node(t.op, to_sexpr(t.lhs), to_sexpr(t.rhs))
+    if isinstance(t, EventuallyRel):
+        return _node(t.op, to_sexpr(t.filter), to_sexpr(t.lhs), to_sexpr(t.rhs))
     if isinstance(t, Prefix):
         return _node("prefix", t.op, to_sexpr(t.arg))
     if isinstance(t, Postfix):

@@ -125,6 +125,17 @@ class BinOp(Term):
 
 
 @dataclass(frozen=True)
+class EventuallyRel(Term):
+    """Mathlib's `f =ᶠ[l] g` / `f ≤ᶠ[l] g`: `lhs op rhs` holds eventually along the filter
+    `filter` (`Filter.EventuallyEq l f g` / `Filter.EventuallyLE l f g`); `op` is `=ᶠ` or `≤ᶠ`."""
+
+    op: str
+    filter: Term
+    lhs: Term
+    rhs: Term
+
+
+@dataclass(frozen=True)
 class Prefix(Term):
     """A prefix operator: `-`, `¬`, `↑`, `⇑`, `↥`, `!`."""
 

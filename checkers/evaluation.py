@@ -9,16 +9,27 @@ programs on the same inputs, rounded to the dtype: the dtype's and the float64
 reference (which a float64 check of the same dims has usually compiled
 already).
 
+Where the time goes, and what is done about it (profiles of the seed page):
+tracing and lowering (Python, under the GIL) happen in the calling thread;
+XLA's compilation, the larger part, runs in worker threads, so that the dims
+draws of a check are traced one after another while the earlier ones compile
+(`Session.prepare`), and inputs are drawn while a program compiles. Small
+programs are compiled at LLVM optimisation level 0 (`compiler_options`). With
+the persistent cache on, a program of a project checker is loaded from the
+program store (`program_store`) without tracing at all.
+
 `Session` is one checker at one seed, trial count and dtype; it implements
 `shrink.Probe`.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +37,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from checkers import program_store
 from checkers.core import REAL, InputSpec, locate_nonfinite
+from checkers.jaxsetup import device_kind
 from checkers.sampling import draw_key, fin_plan, sample_batch, sample_trial
 from checkers.shrink import Failure
 from checkers.tolerance import Tolerance, compare, numpy_dtype
@@ -66,7 +79,13 @@ class Program:
     checker: Any  # kept alive so that id(checker) in the cache key stays unique
     batch: int
     fn: Callable[..., Any]
-    compile_s: float
+    compile_s: float  # trace + lower + XLA compile (or loading from the program store)
+    trace_s: float = 0.0  # tracing and lowering, in the thread that asked for the program
+    xla_s: float = 0.0  # XLA's compilation (JAX's persistent cache may have served it)
+    source: str = "compiled"  # 'compiled' or 'store'
+    # what it was built from, to build it again when a stored program fails to run
+    origin: tuple[dict[str, int], str, dict[str, InputSpec]] | None = None
+    store_key: str | None = None
 
     def __call__(self, inputs: Mapping[str, np.ndarray]) -> tuple[np.ndarray, ...]:
         # the lane numbers give vmap a batch axis even for a statement without inputs
@@ -74,14 +93,31 @@ class Program:
         return tuple(np.asarray(o, dtype=np.float64) for o in outs)
 
 
-_PROGRAMS: OrderedDict[tuple[Any, ...], Program] = OrderedDict()
+ProgramKey = tuple[Any, ...]
+
+_PROGRAMS: OrderedDict[ProgramKey, Program] = OrderedDict()
+_PENDING: dict[ProgramKey, Future[Program]] = {}
 _PROGRAMS_LOCK = threading.Lock()
+_POOL: ThreadPoolExecutor | None = None
 
 
 def clear_program_cache() -> None:
-    """Forget every compiled program of this process."""
+    """Forget every compiled program of this process (the on-disk store is untouched)."""
     with _PROGRAMS_LOCK:
         _PROGRAMS.clear()
+
+
+def compile_workers() -> int:
+    """Threads that run XLA compilations: one per core, at most 4 (XLA releases the GIL)."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _POOL
+    with _PROGRAMS_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(compile_workers(), thread_name_prefix="checker-compile")
+        return _POOL
 
 
 def _batch_size(specs: Mapping[str, InputSpec], trials: int) -> int:
@@ -96,10 +132,28 @@ def _input_dtype(spec: InputSpec) -> Any:
     return jnp.float64 if spec.kind == REAL else jnp.int64
 
 
-def _compile(
+# On the CPU, float64 programs whose batch of inputs holds at most this many
+# numbers are compiled at LLVM optimisation level 0: they run in well under a
+# millisecond either way, and XLA spends about a fifth less CPU time on the seed
+# page. XLA's own (HLO) optimisations are the same at every level; only the
+# order of some vectorised sums differs, which moved float64 results of the seed
+# page by at most 1e-13 relative (the tolerance is 1e-10). Low-precision
+# programs, and every program on a GPU, keep the default level.
+SMALL_PROGRAM_ELEMENTS = 1 << 16
+
+
+def compiler_options(specs: Mapping[str, InputSpec], batch: int, dtype: str) -> dict[str, Any]:
+    """XLA options for one program (part of every cache key)."""
+    elements = batch * sum(max(1, s.size) for s in specs.values())
+    if dtype == "float64" and elements <= SMALL_PROGRAM_ELEMENTS and device_kind() == "cpu":
+        return {"xla_backend_optimization_level": 0}
+    return {}
+
+
+def _lower(
     checker: Any, dims: dict[str, int], dtype: str, specs: Mapping[str, InputSpec], batch: int
-) -> Program:
-    """vmap + jit of the checker's function in `dtype`, taking float64 inputs (cast inside)."""
+) -> Any:
+    """Trace and lower the vmapped checker function in `dtype`, taking float64 inputs."""
     target = numpy_dtype(dtype)
     fn = checker.build(dict(dims), target)
     reals = {n for n, s in specs.items() if s.kind == REAL}
@@ -115,14 +169,100 @@ def _compile(
     abstract = {
         n: jax.ShapeDtypeStruct((batch, *s.shape), _input_dtype(s)) for n, s in specs.items()
     }
-    start = time.perf_counter()
     lanes = jax.ShapeDtypeStruct((batch,), jnp.int64)
     lowered = jax.jit(jax.vmap(one)).lower(abstract, lanes)
     shapes = [tuple(o.shape[1:]) for o in jax.tree_util.tree_leaves(lowered.out_info)]
     if shapes[0] != shapes[1]:
         raise CheckerFault(f"the two sides have different shapes: lhs {shapes[0]}, rhs {shapes[1]}")
-    compiled = lowered.compile()
-    return Program(checker, batch, compiled, time.perf_counter() - start)
+    return lowered
+
+
+def _finish_compile(
+    checker: Any,
+    batch: int,
+    lowered: Any,
+    options: dict[str, Any],
+    trace_s: float,
+    store_key: str | None,
+) -> Program:
+    """XLA's part (run in a worker thread); files the executable in the program store."""
+    start = time.perf_counter()
+    compiled, from_jax_cache = program_store.compile_watched(
+        lambda: lowered.compile(compiler_options=options or None)
+    )
+    xla_s = time.perf_counter() - start
+    if store_key is not None and not from_jax_cache:
+        program_store.save(store_key, compiled)
+    return Program(
+        checker, batch, compiled, trace_s + xla_s, trace_s=trace_s, xla_s=xla_s, store_key=store_key
+    )
+
+
+def _start_program(
+    key: ProgramKey,
+    checker: Any,
+    dims: dict[str, int],
+    dtype: str,
+    specs: Mapping[str, InputSpec],
+    batch: int,
+) -> Program | Future[Program]:
+    """A program from this process's cache, the program store, or a compilation under way.
+
+    Tracing and lowering happen here, in the calling thread (JAX traces under the
+    GIL); XLA's compilation is handed to a worker thread, so that the next dims
+    draw can be traced while this one compiles. Raises whatever tracing raises.
+    """
+    with _PROGRAMS_LOCK:
+        prog = _PROGRAMS.get(key)
+        if prog is not None:
+            _PROGRAMS.move_to_end(key)
+            return prog
+        pending = _PENDING.get(key)
+        if pending is not None:
+            return pending
+    options = compiler_options(specs, batch, dtype)
+    identity = program_store.checker_identity(checker)
+    store_key = None
+    if identity is not None and program_store.directory() is not None:
+        store_key = program_store.program_key(identity, dims, dtype, batch, specs, options)
+        start = time.perf_counter()
+        loaded = program_store.load(store_key)
+        if loaded is not None:
+            prog = Program(
+                checker,
+                batch,
+                loaded,
+                time.perf_counter() - start,
+                source="store",
+                origin=(dict(dims), dtype, dict(specs)),
+                store_key=store_key,
+            )
+            _remember(key, prog)
+            return prog
+    start = time.perf_counter()
+    lowered = _lower(checker, dims, dtype, specs, batch)
+    trace_s = time.perf_counter() - start
+    pool = _pool()
+    with _PROGRAMS_LOCK:
+        future = pool.submit(_finish_compile, checker, batch, lowered, options, trace_s, store_key)
+        _PENDING[key] = future
+
+    def settle(done: Future[Program]) -> None:
+        with _PROGRAMS_LOCK:
+            _PENDING.pop(key, None)
+        if done.exception() is None:
+            _remember(key, done.result())
+
+    future.add_done_callback(settle)
+    return future
+
+
+def _remember(key: ProgramKey, prog: Program) -> None:
+    with _PROGRAMS_LOCK:
+        _PROGRAMS[key] = prog
+        _PROGRAMS.move_to_end(key)
+        while len(_PROGRAMS) > _PROGRAM_CACHE_SIZE:
+            _PROGRAMS.popitem(last=False)
 
 
 def round_to(
@@ -156,6 +296,8 @@ class DrawOutcome:
     nonfinite_trial: int | None = None
     nonfinite_index: tuple[int, ...] | None = None
     compile_s: float = 0.0
+    load_s: float = 0.0
+    compile_wait_s: float = 0.0
     run_s: float = 0.0
     sample_s: float = 0.0
 
@@ -166,6 +308,8 @@ class DrawOutcome:
             "failing_trials": self.failing_trials,
             "max_abs_err": self.max_abs,
             "compile_s": round(self.compile_s, 6),
+            "load_s": round(self.load_s, 6),
+            "compile_wait_s": round(self.compile_wait_s, 6),
             "run_s": round(self.run_s, 6),
             "sample_s": round(self.sample_s, 6),
             **({"vacuous": self.vacuous} if self.vacuous else {}),
@@ -181,9 +325,15 @@ class Session:
     dtype: str
     tol: Tolerance
     compiled: int = 0
+    loaded: int = 0
     totals: dict[str, float] = field(
-        default_factory=lambda: {"compile_s": 0.0, "run_s": 0.0, "sample_s": 0.0}
+        default_factory=lambda: dict.fromkeys(
+            ("compile_s", "trace_s", "xla_s", "load_s", "compile_wait_s", "run_s", "sample_s"),
+            0.0,
+        )
     )
+    _started: set[ProgramKey] = field(default_factory=set)
+    _counted: set[ProgramKey] = field(default_factory=set)
 
     # inputs and programs
 
@@ -204,40 +354,87 @@ class Session:
         self, dims: Mapping[str, int], specs: Mapping[str, InputSpec]
     ) -> tuple[Program, ...]:
         """The program in the session's dtype, then (low precision) the float64 reference."""
-        dtypes = (self.dtype,) if self.dtype == "float64" else (self.dtype, "float64")
-        return tuple(self._program(dims, specs, d) for d in dtypes)
+        return tuple(self._program(dims, specs, d) for d in self._dtypes())
 
-    def _program(
+    def _dtypes(self) -> tuple[str, ...]:
+        return (self.dtype,) if self.dtype == "float64" else (self.dtype, "float64")
+
+    def _key(
         self, dims: Mapping[str, int], specs: Mapping[str, InputSpec], dtype: str
-    ) -> Program:
-        batch = _batch_size(specs, self.trials)
-        key = (
+    ) -> ProgramKey:
+        return (
             id(self.checker),
             getattr(self.checker, "version", ""),
             tuple(sorted(dims.items())),
             dtype,
-            batch,
+            _batch_size(specs, self.trials),
             tuple(specs.items()),
         )
-        with _PROGRAMS_LOCK:
-            prog = _PROGRAMS.get(key)
-            if prog is not None:
-                _PROGRAMS.move_to_end(key)
-                return prog
+
+    def _start(
+        self, dims: Mapping[str, int], specs: Mapping[str, InputSpec], dtype: str
+    ) -> Program | Future[Program]:
+        key = self._key(dims, specs, dtype)
+        batch = key[4]
         try:
-            prog = _compile(self.checker, dict(dims), dtype, specs, batch)
+            started = _start_program(key, self.checker, dict(dims), dtype, specs, batch)
         except CheckerFault:
             raise
         except Exception as e:
             raise CheckerFault(
                 f"building the JAX program failed at dims {format_dims(dims)}: {explain(e)}"
             ) from e
-        self.compiled += 1
-        self.totals["compile_s"] += prog.compile_s
-        with _PROGRAMS_LOCK:
-            _PROGRAMS[key] = prog
-            while len(_PROGRAMS) > _PROGRAM_CACHE_SIZE:
-                _PROGRAMS.popitem(last=False)
+        if isinstance(started, Future):
+            self._started.add(key)
+        elif started.source == "store" and key not in self._counted:
+            self._counted.add(key)
+            self.loaded += 1
+            self.totals["load_s"] += started.compile_s
+        return started
+
+    def prepare(self, draws: Sequence[Mapping[str, int]]) -> None:
+        """Start the programs of several dims draws, so that their compilations overlap.
+
+        Each draw is traced here in turn and compiled in the background; `run_draw`
+        then waits for its own. A draw that cannot be prepared is skipped: running
+        it reports the problem at its turn, exactly as without preparing.
+        """
+        for dims in draws:
+            try:
+                specs = self.specs(dims)
+                if any(s.empty for s in specs.values()):
+                    continue
+                for dtype in self._dtypes():
+                    self._start(dims, specs, dtype)
+            except CheckerFault:
+                continue
+
+    def _program(
+        self, dims: Mapping[str, int], specs: Mapping[str, InputSpec], dtype: str
+    ) -> Program:
+        started = self._start(dims, specs, dtype)
+        key = self._key(dims, specs, dtype)
+        if isinstance(started, Program):
+            prog = started
+        else:
+            start = time.perf_counter()
+            try:
+                prog = started.result()
+            except CheckerFault:
+                raise
+            except Exception as e:
+                raise CheckerFault(
+                    f"building the JAX program failed at dims {format_dims(dims)}: {explain(e)}"
+                ) from e
+            finally:
+                self.totals["compile_wait_s"] += time.perf_counter() - start
+        if key in self._started and key not in self._counted:
+            # compiled for this session (perhaps finished before it was asked for)
+            self._counted.add(key)
+            self.compiled += 1
+            self.totals["compile_s"] += prog.compile_s
+            self.totals["trace_s"] += prog.trace_s
+            self.totals["xla_s"] += prog.xla_s
         return prog
 
     def run(
@@ -248,9 +445,46 @@ class Session:
         try:
             outs = tuple(o for prog in progs for o in prog(batch))
         except Exception as e:
-            raise CheckerFault(f"running the JAX program failed: {explain(e)}") from e
+            stored = [p for p in progs if p.source == "store"]
+            if not stored:
+                raise CheckerFault(f"running the JAX program failed: {explain(e)}") from e
+            for prog in stored:  # a stored program that cannot run: build it afresh, once
+                self._rebuild(prog)
+            try:
+                outs = tuple(o for prog in progs for o in prog(batch))
+            except Exception as e2:
+                raise CheckerFault(f"running the JAX program failed: {explain(e2)}") from e2
         self.totals["run_s"] += time.perf_counter() - start
         return outs
+
+    def _rebuild(self, prog: Program) -> None:
+        """Replace a stored program's executable by a fresh compilation (and re-file it)."""
+        assert prog.origin is not None
+        dims, dtype, specs = prog.origin
+        if prog.store_key is not None:
+            program_store.discard(prog.store_key)
+        start = time.perf_counter()
+        try:
+            lowered = _lower(prog.checker, dims, dtype, specs, prog.batch)
+            fresh = _finish_compile(
+                prog.checker,
+                prog.batch,
+                lowered,
+                compiler_options(specs, prog.batch, dtype),
+                time.perf_counter() - start,
+                prog.store_key,
+            )
+        except CheckerFault:
+            raise
+        except Exception as e:
+            raise CheckerFault(
+                f"building the JAX program failed at dims {format_dims(dims)}: {explain(e)}"
+            ) from e
+        prog.fn, prog.source = fresh.fn, "compiled"
+        self.compiled += 1
+        for k, v in (("compile_s", fresh.compile_s), ("trace_s", fresh.trace_s)):
+            self.totals[k] += v
+        self.totals["xla_s"] += fresh.xla_s
 
     def sample(
         self, specs: Mapping[str, InputSpec], dims: Mapping[str, int], trials: range
@@ -350,11 +584,15 @@ class Session:
                 f"at dims {format_dims(dims)}"
             )
             return draw
+        for dtype in self._dtypes():  # compile in the background while the inputs are drawn
+            self._start(dims, specs, dtype)
+        size = _batch_size(specs, self.trials)
+        first = self.sample(specs, dims, range(0, size))
         progs = self.programs(dims, specs)
-        size = progs[0].batch
         parts: list[tuple[np.ndarray, ...]] = []
         for start in range(0, self.trials, size):
-            outs = self.run(progs, self.sample(specs, dims, range(start, start + size)))
+            batch = first if start == 0 else self.sample(specs, dims, range(start, start + size))
+            outs = self.run(progs, batch)
             keep = min(size, self.trials - start)
             parts.append(tuple(o[:keep] for o in outs))
         outs = tuple(np.concatenate([p[k] for p in parts]) for k in range(len(parts[0])))
@@ -383,7 +621,7 @@ class Session:
             draw.failing_trials = int((~ok.reshape(self.trials, -1).all(axis=1)).sum())
         else:
             draw.worst_trial, draw.worst_index = 0, ()
-        for k in ("compile_s", "run_s", "sample_s"):
+        for k in ("compile_s", "load_s", "compile_wait_s", "run_s", "sample_s"):
             setattr(draw, k, self.totals[k] - before[k])
         return draw
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from checkers import CheckResult, Counterexample, Environment, Registry, check, repro, run_checker
-from checkers.core import DimConstraint
+from checkers.core import DimConstraint, InputSpec
 from checkers.registry import fin, real
 
 
@@ -55,6 +55,12 @@ def faulty() -> Environment:
     @registry.register("Test.raises", dims=("n",), inputs={"x": real("n")})
     def raises(dims, dtype):
         raise RuntimeError("cannot build")
+
+    @registry.register("Test.raises_from_3", dims=("n",), inputs={"x": real("n")})
+    def raises_from_3(dims, dtype):
+        if dims["n"] >= 3:
+            raise RuntimeError(f"cannot build at {dims['n']}")
+        return lambda v: (jnp.sum(v["x"]), jnp.sum(v["x"]))
 
     @registry.register("Test.shapes", dims=("n",), inputs={"x": real("n")})
     def shapes(dims, dtype):
@@ -262,6 +268,28 @@ def test_error_checker_build_raises(faulty):
     assert result.reason == (
         f"building the JAX program failed at dims n={result.dims['n']}: RuntimeError: cannot build"
     )
+
+
+def test_error_build_raises_at_first_failing_draw_in_order(faulty):
+    # all draws are traced before any runs; the error is still that of the first bad draw
+    result = check("Test.raises_from_3", faulty, draws=4)
+    bad = [d for d in result.draws if d["n"] >= 3]
+    assert result.status == "error" and len(bad) >= 2
+    assert result.dims == bad[0]
+    assert result.reason.endswith(f"RuntimeError: cannot build at {bad[0]['n']}")
+
+
+def test_compile_only_small_float64_programs_at_level_0():
+    from checkers.evaluation import SMALL_PROGRAM_ELEMENTS, compiler_options
+    from checkers.jaxsetup import device_kind
+
+    small = {"x": InputSpec.real((3, 4))}
+    large = {"x": InputSpec.real((SMALL_PROGRAM_ELEMENTS // 64 + 1,))}
+    low = {"xla_backend_optimization_level": 0} if device_kind() == "cpu" else {}
+    assert compiler_options(small, 64, "float64") == low
+    assert compiler_options(small, 64, "float32") == {}
+    assert compiler_options(small, 64, "bfloat16") == {}
+    assert compiler_options(large, 64, "float64") == {}
 
 
 def test_error_sides_of_different_shapes(faulty):

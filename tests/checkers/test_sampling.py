@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 import pytest
 
@@ -90,6 +92,17 @@ def test_sample_trial_reproducible_per_trial():
         np.testing.assert_array_equal(batch[name][5], one[name])
     other = sample_trial(specs, plan, draw_key("Proofs.t", 1, {"n": 3}), 5)
     assert not np.array_equal(other["x"], one["x"])
+
+
+@pytest.mark.parametrize("trial", [0, 7, 2**32 - 1, 2**32 + 5])
+def test_input_key_stream_follows_documented_entropy(trial):
+    # the key of (draw, trial, input) is PCG64(SeedSequence([*draw key, trial, crc32(name)]))
+    base = draw_key("Proofs.t", 3, {"n": 4})
+    entropy = [*base, trial, zlib.crc32("γ".encode())]
+    expected = np.random.Generator(np.random.PCG64(np.random.SeedSequence(entropy)))
+    np.testing.assert_array_equal(
+        input_key(base, trial, "γ").standard_normal(6), expected.standard_normal(6)
+    )
 
 
 def test_sample_trial_independent_of_other_inputs():

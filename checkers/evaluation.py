@@ -156,15 +156,21 @@ def _lower(
     """Trace and lower the vmapped checker function in `dtype`, taking float64 inputs."""
     target = numpy_dtype(dtype)
     fn = checker.build(dict(dims), target)
+    # optional: whether the checker's per-trial hypotheses hold (a third output, 1.0 or 0.0)
+    build_premise = getattr(checker, "build_premise", None)
+    holds = build_premise(dict(dims), target) if callable(build_premise) else None
     reals = {n for n, s in specs.items() if s.kind == REAL}
 
-    def one(inputs: dict[str, Any], lane: Any) -> tuple[Any, Any]:
+    def one(inputs: dict[str, Any], lane: Any) -> tuple[Any, ...]:
         if dtype != "float64":
             inputs = {k: (v.astype(target) if k in reals else v) for k, v in inputs.items()}
         out = fn(inputs)
         if not isinstance(out, tuple | list) or len(out) != 2:
             raise CheckerFault(f"the checker's function must return (lhs, rhs), got {out!r}")
-        return jnp.asarray(out[0]).astype(jnp.float64), jnp.asarray(out[1]).astype(jnp.float64)
+        sides = (jnp.asarray(out[0]).astype(jnp.float64), jnp.asarray(out[1]).astype(jnp.float64))
+        if holds is None:
+            return sides
+        return (*sides, jnp.asarray(holds(inputs)).astype(jnp.float64).reshape(()))
 
     abstract = {
         n: jax.ShapeDtypeStruct((batch, *s.shape), _input_dtype(s)) for n, s in specs.items()
@@ -286,6 +292,8 @@ class DrawOutcome:
     dims: dict[str, int]
     evaluated: int = 0
     vacuous: str | None = None
+    vacuous_trials: int = 0  # trials where the checker's per-trial hypotheses failed
+    premise_failed: bool = False  # vacuous: those hypotheses held in none of the trials
     max_abs: float = 0.0
     max_rel: float = 0.0
     worst_ratio: float = 0.0
@@ -312,6 +320,7 @@ class DrawOutcome:
             "compile_wait_s": round(self.compile_wait_s, 6),
             "run_s": round(self.run_s, 6),
             "sample_s": round(self.sample_s, 6),
+            **({"vacuous_trials": self.vacuous_trials} if self.vacuous_trials else {}),
             **({"vacuous": self.vacuous} if self.vacuous else {}),
             **({"nonfinite": self.nonfinite} if self.nonfinite else {}),
         }
@@ -326,6 +335,7 @@ class Session:
     tol: Tolerance
     compiled: int = 0
     loaded: int = 0
+    held: np.ndarray | None = None  # per trial of the last `run`: its hypotheses held
     totals: dict[str, float] = field(
         default_factory=lambda: dict.fromkeys(
             ("compile_s", "trace_s", "xla_s", "load_s", "compile_wait_s", "run_s", "sample_s"),
@@ -443,7 +453,7 @@ class Session:
         """(lhs, rhs) in float64 mode; (lhs, rhs, lhs_ref, rhs_ref) in a low-precision mode."""
         start = time.perf_counter()
         try:
-            outs = tuple(o for prog in progs for o in prog(batch))
+            results = [prog(batch) for prog in progs]
         except Exception as e:
             stored = [p for p in progs if p.source == "store"]
             if not stored:
@@ -451,11 +461,13 @@ class Session:
             for prog in stored:  # a stored program that cannot run: build it afresh, once
                 self._rebuild(prog)
             try:
-                outs = tuple(o for prog in progs for o in prog(batch))
+                results = [prog(batch) for prog in progs]
             except Exception as e2:
                 raise CheckerFault(f"running the JAX program failed: {explain(e2)}") from e2
         self.totals["run_s"] += time.perf_counter() - start
-        return outs
+        # a third output (of the reference program, last): the trial's hypotheses held
+        self.held = results[-1][2] > 0.5 if len(results[-1]) > 2 else None
+        return tuple(o for r in results for o in r[:2])
 
     def _rebuild(self, prog: Program) -> None:
         """Replace a stored program's executable by a fresh compilation (and re-file it)."""
@@ -590,12 +602,26 @@ class Session:
         first = self.sample(specs, dims, range(0, size))
         progs = self.programs(dims, specs)
         parts: list[tuple[np.ndarray, ...]] = []
+        held: list[np.ndarray] = []
         for start in range(0, self.trials, size):
             batch = first if start == 0 else self.sample(specs, dims, range(start, start + size))
             outs = self.run(progs, batch)
             keep = min(size, self.trials - start)
             parts.append(tuple(o[:keep] for o in outs))
+            if self.held is not None:
+                held.append(self.held[:keep])
         outs = tuple(np.concatenate([p[k] for p in parts]) for k in range(len(parts[0])))
+        if held:
+            holds = np.concatenate(held)
+            draw.vacuous_trials = int((~holds).sum())
+            if not holds.any():
+                names = getattr(self.checker, "premises", ()) or ("of the statement",)
+                draw.vacuous = (
+                    f"the hypothesis {', '.join(f'`{p}`' for p in names)} held in none of "
+                    f"the {self.trials} trials at dims {format_dims(dims)}"
+                )
+                draw.premise_failed = True
+                return draw
         draw.evaluated = self.trials
         finite = np.ones(self.trials, dtype=bool)
         for o in outs:

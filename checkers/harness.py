@@ -204,20 +204,30 @@ def _run(
             **errs,
         )
     if not live:
+        # no possible input (an empty `Fin`) is vacuous truth; hypotheses that held in
+        # none of the sampled trials leave the statement untested
+        untested = any(r.premise_failed for r in results)
         return finish(
-            "pass",
-            "vacuously true: " + "; ".join(r.vacuous or "" for r in results),
+            "unsupported" if untested else "pass",
+            ("every trial is vacuous: " if untested else "vacuously true: ")
+            + "; ".join(r.vacuous or "" for r in results),
             dims=dict(results[0].dims),
             stats=_stats(session, results),
             **errs,
         )
+    vacuous = sum(r.vacuous_trials for r in live)
+    vacuous_note = (
+        f"; {vacuous} of {trials * len(live)} trials vacuous (a hypothesis failed)"
+        if vacuous
+        else ""
+    )
 
     failing = [r for r in live if r.failing_trials]
     if not failing:
         worst = max(live, key=lambda r: r.worst_ratio)
         reason = (
             f"{trials} trials at each of {len(live)} dims draw{'s' if len(live) > 1 else ''} "
-            f"agree within atol={tol.atol:g}, rtol={tol.rtol:g}"
+            f"agree within atol={tol.atol:g}, rtol={tol.rtol:g}{vacuous_note}"
         )
         return finish(
             "pass",

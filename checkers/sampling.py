@@ -288,6 +288,7 @@ class DimsError(ValueError):
 
 
 _ENUMERATION_LIMIT = 20_000
+_SPREAD_POOL = 2_048
 
 
 def draw_dims(
@@ -333,7 +334,9 @@ def draw_dims(
         repeated = [c for c in candidates if len({c[d] for d in free}) != len(free)]
         order = [distinct[i] for i in rng.permutation(len(distinct))]
         order += [repeated[i] for i in rng.permutation(len(repeated))]
-        chosen = order[:draws]
+        # the candidates are shuffled, so a prefix is as good a pool as all of them
+        pool = order[:_SPREAD_POOL]
+        chosen = _spread(pool, free, draws, n_distinct=min(len(distinct), len(pool)))
     else:
         chosen = []
         seen: set[tuple[int, ...]] = set()
@@ -354,6 +357,31 @@ def draw_dims(
             f"no dimensions in {where} satisfy {what}"
             + (f" with {_format_dims(given)}" if given else "")
         )
+    return chosen
+
+
+def _spread(
+    order: Sequence[dict[str, int]], free: Sequence[str], draws: int, *, n_distinct: int
+) -> list[dict[str, int]]:
+    """Up to `draws` candidates from `order` (shuffled, the distinct-valued ones first) such
+    that each free dimension takes as many different values across the draws as it can:
+    every pick is the earliest candidate that keeps distinct values within the draw and
+    brings the most values not drawn yet, so no dimension stays at one value by chance."""
+    chosen: list[dict[str, int]] = []
+    taken: set[int] = set()
+    seen: dict[str, set[int]] = {d: set() for d in free}
+    while len(chosen) < min(draws, len(order)):
+        best, best_key = -1, (-1, -1)
+        for i, c in enumerate(order):
+            if i in taken:
+                continue
+            key = (int(i < n_distinct), sum(c[d] not in seen[d] for d in free))
+            if key > best_key:
+                best, best_key = i, key
+        taken.add(best)
+        chosen.append(order[best])
+        for d in free:
+            seen[d].add(order[best][d])
     return chosen
 
 

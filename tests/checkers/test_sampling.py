@@ -175,3 +175,13 @@ def test_stress_every_enumerated_tuple_meets_every_scale():
         scale = float(np.round(values["x"] / unscaled, 6))
         scales.setdefault(int(values["i"]), set()).add(scale)
     assert scales == {i: {1.0, 1e-3, 10.0} for i in range(4)}
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_draw_dims_spread_every_dimension_over_draws(seed: int) -> None:
+    draws = draw_dims("Proofs.vit_rowDenseW_grad_bridge", seed, ["N", "a", "c"], draws=4)
+    assert len(draws) == 4
+    for d in ("N", "a", "c"):
+        assert len({draw[d] for draw in draws}) == 4, draws
+    for draw in draws:
+        assert len(set(draw.values())) == 3, draw

@@ -11,7 +11,6 @@ coercion `↑x` takes that type.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, Protocol
@@ -78,22 +77,12 @@ def _pair_leaves(p: Pair) -> list[Any]:
 def _applied_to(name: str, t: Any) -> list[S.Term]:
     """The functions that the variable `name` is passed to as an argument in t."""
     out: list[S.Term] = []
-
-    def walk(u: Any) -> None:
+    for u in S.subterms(t):
         if isinstance(u, S.App):
             for p, a in enumerate(u.args):
                 if isinstance(a, S.Var | S.Ident) and a.name == name:
                     out.append(u.fn if p == 0 else S.App(u.fn, u.args[:p]))
                     break
-        if isinstance(u, S.Term):
-            for f in dataclasses.fields(u):
-                if f.name != "span":
-                    walk(getattr(u, f.name))
-        elif isinstance(u, tuple):
-            for x in u:
-                walk(x)
-
-    walk(t)
     return out
 
 

@@ -11,7 +11,6 @@ automatic differentiation, not by unfolding Mathlib's definitions.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -73,21 +72,7 @@ def _env_names(env: Any) -> Iterable[str]:
 
 def constants_in(t: Any) -> set[str]:
     """Every constant named in a term (resolved `Const`, or a dotted `Ident`)."""
-    out: set[str] = set()
-
-    def walk(u: Any) -> None:
-        if isinstance(u, S.Const):
-            out.add(u.name)
-        elif isinstance(u, S.Term):
-            for f in dataclasses.fields(u):
-                if f.name != "span":
-                    walk(getattr(u, f.name))
-        elif isinstance(u, tuple):
-            for x in u:
-                walk(x)
-
-    walk(t)
-    return out
+    return {u.name for u in S.subterms(t) if isinstance(u, S.Const)}
 
 
 class Semantics:

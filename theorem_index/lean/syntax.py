@@ -12,6 +12,7 @@ resolution (`resolve.py`) replaces each by `Var` (a bound variable) or
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -426,6 +427,18 @@ def node_fields(cls: type) -> tuple[str, ...]:
         names = tuple(f.name for f in dataclasses.fields(cls) if f.name != "span")
         spec = _NODE_FIELDS[cls] = (cls.__name__, names)
     return spec[1]
+
+
+def subterms(node: Any) -> Iterator[Term]:
+    """Every term in `node` (a term, or tuples of terms), the node itself first, in pre-order."""
+    stack = [node]
+    while stack:
+        u = stack.pop()
+        if isinstance(u, Term):
+            yield u
+            stack.extend(reversed([getattr(u, n) for n in node_fields(type(u))]))
+        elif isinstance(u, tuple):
+            stack.extend(reversed(u))
 
 
 def to_json(node: Any) -> Any:

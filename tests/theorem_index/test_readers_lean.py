@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -198,10 +197,7 @@ def test_mask_keeps_offsets_and_blanks_comments() -> None:
 def test_read_real_lean_corpus_without_crashing() -> None:
     if not (LEAN_CORPUS / "LeanMlir").is_dir():
         pytest.skip(f"the Lean corpus is not at {LEAN_CORPUS} (set PROOFBRIDGE_LEAN_CORPUS)")
-    started = time.perf_counter()
     batch = read_paths([LEAN_CORPUS])
-    elapsed = time.perf_counter() - started
     decls = [d for doc in batch.documents for d in doc.declarations]
     assert len(decls) > 10_000
     assert all(e.message.startswith("duplicate declaration") for e in batch.all_errors())
-    assert elapsed < 60

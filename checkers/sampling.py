@@ -1,11 +1,11 @@
 """Sampling: named samplers, reproducible keys, dimension draws and `Fin` enumeration.
 
-Keys. Every random value is drawn from a numpy `Generator` whose seed is a
-hash of (theorem name, seed, dims) plus the trial number and the input's name,
-so that any single trial can be redrawn on its own, on any machine, and adding
-an input to a checker does not change the values of the others. Sampling runs
-in numpy, outside the compiled program: it costs no compilation and is the
-same on every device.
+Keys. Every random value is a pure function of (theorem name, seed, dims),
+the input's name, the trial number and its position (`streams`), so that any
+single trial can be redrawn on its own, on any machine, that a batch of trials
+is drawn for all trials at once, and that adding an input to a checker does not
+change the values of the others. Sampling runs in numpy, outside the compiled
+program: it costs no compilation and is the same on every device.
 
 `Fin` inputs. When the product of the ranges of a trial's `fin` inputs is at
 most the number of trials, every index tuple is enumerated: trial `t` takes
@@ -26,79 +26,76 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from checkers import seeding
 from checkers.core import FIN, INDEX_MAP, NAT, REAL, DimConstraint, InputSpec
+from checkers.streams import Stream, input_key
 
-Key = np.random.Generator
-Sample = Callable[[Key], np.ndarray]
-SamplerFactory = Callable[[tuple[int, ...]], Sample]
+Sample = Callable[[Stream, tuple[int, ...]], np.ndarray]
 
 
 @dataclass(frozen=True)
 class Sampler:
-    """A named distribution: `factory(shape)` returns `(key) -> array of that shape`."""
+    """A named distribution: `draw(stream, shape)` returns (trials, *shape) float64."""
 
     name: str
-    factory: SamplerFactory
+    draw: Sample
     stress: bool  # whether the trial's stress scale applies
 
 
 SAMPLERS: dict[str, Sampler] = {}
 
 
-def _sampler(name: str, *, stress: bool = True) -> Callable[[SamplerFactory], SamplerFactory]:
-    def register(factory: SamplerFactory) -> SamplerFactory:
-        SAMPLERS[name] = Sampler(name, factory, stress)
-        return factory
+def _sampler(name: str, *, stress: bool = True) -> Callable[[Sample], Sample]:
+    def register(draw: Sample) -> Sample:
+        SAMPLERS[name] = Sampler(name, draw, stress)
+        return draw
 
     return register
 
 
 @_sampler("normal")
-def normal(shape: tuple[int, ...]) -> Sample:
-    return lambda key: key.standard_normal(shape)
+def normal(stream: Stream, shape: tuple[int, ...]) -> np.ndarray:
+    return stream.standard_normal(shape)
 
 
 @_sampler("uniform")
-def uniform(shape: tuple[int, ...]) -> Sample:
-    return lambda key: key.uniform(-1.0, 1.0, shape)
+def uniform(stream: Stream, shape: tuple[int, ...]) -> np.ndarray:
+    return stream.uniform(-1.0, 1.0, shape)
 
 
 @_sampler("positive")
-def positive(shape: tuple[int, ...]) -> Sample:
-    return lambda key: key.lognormal(0.0, 1.0, shape)
+def positive(stream: Stream, shape: tuple[int, ...]) -> np.ndarray:
+    return stream.lognormal(0.0, 1.0, shape)
 
 
 @_sampler("nonnegative")
-def nonnegative(shape: tuple[int, ...]) -> Sample:
-    return lambda key: np.abs(key.standard_normal(shape))
+def nonnegative(stream: Stream, shape: tuple[int, ...]) -> np.ndarray:
+    return np.abs(stream.standard_normal(shape))
 
 
 @_sampler("unit", stress=False)
-def unit(shape: tuple[int, ...]) -> Sample:
-    return lambda key: key.uniform(0.0, 1.0, shape)
+def unit(stream: Stream, shape: tuple[int, ...]) -> np.ndarray:
+    return stream.random(shape)
 
 
 @_sampler("small_int", stress=False)
-def small_int(shape: tuple[int, ...]) -> Sample:
-    return lambda key: key.integers(-3, 4, shape).astype(np.float64)
+def small_int(stream: Stream, shape: tuple[int, ...]) -> np.ndarray:
+    return stream.integers(-3, 4, shape).astype(np.float64)
 
 
 @_sampler("zeros", stress=False)
-def zeros(shape: tuple[int, ...]) -> Sample:
-    return lambda key: np.zeros(shape)
+def zeros(stream: Stream, shape: tuple[int, ...]) -> np.ndarray:
+    return np.zeros((stream.trials, *shape))
 
 
 @_sampler("ones", stress=False)
-def ones(shape: tuple[int, ...]) -> Sample:
-    return lambda key: np.ones(shape)
+def ones(stream: Stream, shape: tuple[int, ...]) -> np.ndarray:
+    return np.ones((stream.trials, *shape))
 
 
 STRESS_CYCLE = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1e-3, 10.0)
@@ -144,20 +141,6 @@ def draw_key(name: str, seed: int, dims: Mapping[str, int]) -> tuple[int, ...]:
     return seed_words("trial", name, int(seed), sorted((k, int(v)) for k, v in dims.items()))
 
 
-_WORD = 1 << 32
-
-
-def input_key(base: tuple[int, ...], trial: int, input_name: str) -> Key:
-    entropy = [*base, int(trial), zlib.crc32(input_name.encode())]
-    if all(0 <= w < _WORD for w in entropy):
-        # the same entropy words as the list, which SeedSequence would otherwise
-        # convert one Python int at a time (three times slower)
-        words: list[int] | np.ndarray = np.array(entropy, dtype=np.uint32)
-    else:
-        words = entropy
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(words)))
-
-
 # --- Fin enumeration -------------------------------------------------------
 
 
@@ -195,25 +178,27 @@ def fin_plan(specs: Mapping[str, InputSpec], trials: int) -> FinPlan:
 # --- trials ----------------------------------------------------------------
 
 
-def sample_input(spec: InputSpec, key: Key, scale: float = 1.0) -> np.ndarray:
-    """One input's value in one trial (float64 for reals, int64 otherwise)."""
+def sample_input(spec: InputSpec, stream: Stream, scales: np.ndarray | float = 1.0) -> np.ndarray:
+    """One input's values in every trial of `stream`: (trials, *shape), float64 for reals,
+    int64 otherwise. `scales` (one per trial, or one for all) applies to stressed reals."""
     if spec.kind == REAL:
         sampler = SAMPLERS.get(spec.distribution)
         if sampler is None:
             raise ValueError(
                 f"unknown distribution {spec.distribution!r} (known: {', '.join(sorted(SAMPLERS))})"
             )
-        x = np.asarray(sampler.factory(spec.shape)(key), dtype=np.float64).reshape(spec.shape)
-        if sampler.stress and scale != 1.0:
-            x = x * scale
+        x = np.asarray(sampler.draw(stream, spec.shape), dtype=np.float64)
+        if sampler.stress:
+            s = np.asarray(scales, dtype=np.float64)
+            x = x * s.reshape(s.shape + (1,) * (x.ndim - s.ndim))
         return apply_constraint(x, spec.constraint)
     if spec.kind == NAT:
         assert spec.hi is not None
-        return np.asarray(key.integers(spec.lo, spec.hi + 1), dtype=np.int64)
+        return stream.integers(spec.lo, spec.hi + 1)
     if spec.kind == FIN:
-        return np.asarray(key.integers(0, spec.high or 1), dtype=np.int64)
+        return stream.integers(0, spec.high or 1)
     if spec.kind == INDEX_MAP:
-        return key.integers(0, max(spec.high or 0, 1), spec.shape).astype(np.int64)
+        return stream.integers(0, max(spec.high or 0, 1), spec.shape)
     raise ValueError(f"unknown input kind {spec.kind!r}")
 
 
@@ -224,28 +209,9 @@ def sample_trial(
     trial: int,
     dtype: str = "float64",
 ) -> dict[str, np.ndarray]:
-    """Every input of one trial, reproducibly from (draw key, trial)."""
-    return _sample_trial(specs, plan, trial, dtype, lambda name: input_key(base, trial, name))
-
-
-def _sample_trial(
-    specs: Mapping[str, InputSpec],
-    plan: FinPlan,
-    trial: int,
-    dtype: str,
-    key: Callable[[str], Key],
-) -> dict[str, np.ndarray]:
-    enumerated = plan.tuple_for(trial) if plan.enumerated else {}
-    # when index tuples repeat every P trials, shift the stress cycle by one per round so
-    # that each tuple meets every scale rather than always the same one
-    scale = stress_scale(trial + (trial // plan.total if plan.enumerated else 0), dtype)
-    values: dict[str, np.ndarray] = {}
-    for name, spec in specs.items():
-        if name in enumerated:
-            values[name] = np.asarray(enumerated[name], dtype=np.int64)
-        else:
-            values[name] = sample_input(spec, key(name), scale)
-    return values
+    """Every input of one trial, reproducibly from (draw key, trial): row `trial` of
+    `sample_batch`, whatever the batch."""
+    return {n: v[0] for n, v in sample_batch(specs, plan, base, [trial], dtype).items()}
 
 
 def sample_batch(
@@ -255,29 +221,26 @@ def sample_batch(
     trials: Iterable[int],
     dtype: str = "float64",
 ) -> dict[str, np.ndarray]:
-    """`sample_trial` for several trials, stacked along a new leading axis.
-
-    The same values as `sample_trial`, with the generators of all trials seeded
-    at once (`seeding`), which is several times faster.
-    """
-    trials = [int(t) for t in trials]
-    drawn = [n for n in specs if not (plan.enumerated and n in plan.names)]
-    crcs = [zlib.crc32(n.encode()) for n in drawn]
-    keys: dict[tuple[int, str], Key] = {}
-    if drawn and trials and all(0 <= t < _WORD for t in trials):
-        entropy = np.array(
-            [[*base, t, crc] for t in trials for crc in crcs], dtype=np.uint64
-        ).reshape(-1, len(base) + 2)
-        made = iter(seeding.generators(entropy))
-        keys = {(t, n): next(made) for t in trials for n in drawn}
-
-    def key_for(trial: int) -> Callable[[str], Key]:
-        return lambda name: (
-            keys[trial, name] if (trial, name) in keys else input_key(base, trial, name)
-        )
-
-    rows = [_sample_trial(specs, plan, t, dtype, key_for(t)) for t in trials]
-    return {name: np.stack([r[name] for r in rows]) for name in specs}
+    """Every input of several trials, stacked along a new leading axis (one per trial)."""
+    t = np.array([int(x) for x in trials], dtype=np.int64)
+    if t.size and t.min() < 0:
+        raise ValueError("trial numbers must be non-negative")
+    values: dict[str, np.ndarray] = {}
+    shift = t
+    if plan.enumerated:
+        # trial t takes tuple number t mod P, row-major (the first input varies slowest)
+        rest = t % plan.total
+        for name, high in zip(reversed(plan.names), reversed(plan.highs), strict=True):
+            rest, values[name] = np.divmod(rest, high)
+        # when index tuples repeat every P trials, shift the stress cycle by one per round
+        # so that each tuple meets every scale rather than always the same one
+        shift = t + t // plan.total
+    cycle = np.asarray(STRESS_CYCLE if dtype == "float64" else (1.0,))
+    scales = cycle[shift % len(cycle)]
+    for name, spec in specs.items():
+        if name not in values:
+            values[name] = sample_input(spec, Stream(input_key(base, name), t), scales)
+    return {name: values[name] for name in specs}
 
 
 # --- dimension draws -------------------------------------------------------

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import zlib
-
 import numpy as np
 import pytest
 
@@ -14,12 +12,12 @@ from checkers.sampling import (
     draw_dims,
     draw_key,
     fin_plan,
-    input_key,
     sample_batch,
     sample_input,
     sample_trial,
     stress_scale,
 )
+from checkers.streams import Stream, input_key
 
 
 def test_draw_dims_distinct_small_values():
@@ -95,14 +93,12 @@ def test_sample_trial_reproducible_per_trial():
 
 
 @pytest.mark.parametrize("trial", [0, 7, 2**32 - 1, 2**32 + 5])
-def test_input_key_stream_follows_documented_entropy(trial):
-    # the key of (draw, trial, input) is PCG64(SeedSequence([*draw key, trial, crc32(name)]))
+def test_trial_values_follow_documented_stream(trial):
+    # input `name` of trial t is drawn from Stream(input_key(draw key, name), [t])
     base = draw_key("Proofs.t", 3, {"n": 4})
-    entropy = [*base, trial, zlib.crc32("γ".encode())]
-    expected = np.random.Generator(np.random.PCG64(np.random.SeedSequence(entropy)))
-    np.testing.assert_array_equal(
-        input_key(base, trial, "γ").standard_normal(6), expected.standard_normal(6)
-    )
+    got = sample_trial({"γ": InputSpec.real((6,))}, fin_plan({}, 64), base, trial)["γ"]
+    expected = Stream(input_key(base, "γ"), [trial]).standard_normal((6,))[0]
+    np.testing.assert_array_equal(got, expected * stress_scale(trial, "float64"))
 
 
 def test_sample_trial_independent_of_other_inputs():
@@ -134,22 +130,27 @@ def test_sample_fin_when_product_exceeds_trials():
     assert len({(int(a), int(b)) for a, b in zip(values["i"], values["j"], strict=True)}) > 30
 
 
+def _stream(trials: int = 1) -> Stream:
+    return Stream(input_key((1, 2, 3, 4), "x"), range(trials))
+
+
 @pytest.mark.parametrize("constraint", ["positive", "nonnegative", "nonzero"])
 def test_sample_real_satisfies_constraint(constraint):
     spec = InputSpec.real((1000,), constraint=constraint)
-    x = sample_input(spec, input_key((1, 2, 3, 4), 0, "x"))
+    x = sample_input(spec, _stream(3))
+    assert x.shape == (3, 1000)
     ok = {"positive": x > 0, "nonnegative": x >= 0, "nonzero": x != 0}[constraint]
     assert ok.all()
 
 
 def test_sample_named_distributions():
-    key = input_key((1, 2, 3, 4), 0, "x")
     assert set(SAMPLERS) >= {"normal", "uniform", "positive", "small_int", "zeros", "ones"}
-    u = SAMPLERS["uniform"].factory((500,))(key)
-    assert u.min() >= -1 and u.max() <= 1
-    s = SAMPLERS["small_int"].factory((500,))(key)
-    assert set(np.unique(s)) <= {-3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0}
-    assert (SAMPLERS["positive"].factory((500,))(key) > 0).all()
+    u = SAMPLERS["uniform"].draw(_stream(), (500,))
+    assert u.shape == (1, 500) and u.min() >= -1 and u.max() <= 1
+    s = SAMPLERS["small_int"].draw(_stream(), (500,))
+    assert set(np.unique(s)) == {-3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0}
+    assert (SAMPLERS["positive"].draw(_stream(), (500,)) > 0).all()
+    assert (SAMPLERS["zeros"].draw(_stream(2), (3,)) == 0).all()
 
 
 def test_stress_scale_only_in_float64():
@@ -158,9 +159,10 @@ def test_stress_scale_only_in_float64():
 
 
 def test_sample_input_index_map_in_range():
-    m = sample_input(InputSpec.index_map(50, 4), input_key((0, 0, 0, 0), 0, "p"))
-    assert m.shape == (50,) and m.dtype == np.int64
+    m = sample_input(InputSpec.index_map(50, 4), Stream(input_key((0, 0, 0, 0), "p"), [0]))
+    assert m.shape == (1, 50) and m.dtype == np.int64
     assert m.min() >= 0 and m.max() < 4
+    assert set(np.unique(m)) == {0, 1, 2, 3}
 
 
 def test_stress_every_enumerated_tuple_meets_every_scale():
@@ -168,13 +170,40 @@ def test_stress_every_enumerated_tuple_meets_every_scale():
     specs = {"i": InputSpec.fin(4), "x": spec}
     plan = fin_plan(specs, 64)
     base = draw_key("Proofs.t", 0, {})
+    batch = sample_batch(specs, plan, base, range(64))
+    unscaled = sample_input(spec, Stream(input_key(base, "x"), range(64)))
     scales: dict[int, set[float]] = {}
     for t in range(64):
-        values = sample_trial(specs, plan, base, t)
-        unscaled = sample_input(spec, input_key(base, t, "x"))
-        scale = float(np.round(values["x"] / unscaled, 6))
-        scales.setdefault(int(values["i"]), set()).add(scale)
+        scale = float(np.round(batch["x"][t] / unscaled[t], 6))
+        scales.setdefault(int(batch["i"][t]), set()).add(scale)
     assert scales == {i: {1.0, 1e-3, 10.0} for i in range(4)}
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_sample_batch_equals_trial_by_trial(dtype):
+    specs = {
+        "x": InputSpec.real((2, 3)),
+        "e": InputSpec.real((), constraint="positive"),
+        "k": InputSpec.nat(0, 9),
+        "m": InputSpec.index_map(4, 3),
+        "i": InputSpec.fin(3),
+        "j": InputSpec.fin(5),
+    }
+    base = draw_key("Proofs.t", 4, {"n": 3})
+    for trials in (8, 64):  # Fin tuples drawn (15 > 8) and enumerated (15 <= 64)
+        plan = fin_plan(specs, trials)
+        batch = sample_batch(specs, plan, base, range(trials), dtype)
+        shuffled = sample_batch(specs, plan, base, range(trials - 1, -1, -1), dtype)
+        for t in range(trials):
+            one = sample_trial(specs, plan, base, t, dtype)
+            for name in specs:
+                np.testing.assert_array_equal(batch[name][t], one[name])
+                np.testing.assert_array_equal(shuffled[name][trials - 1 - t], one[name])
+
+
+def test_refuse_negative_trial_numbers():
+    with pytest.raises(ValueError, match="non-negative"):
+        sample_batch({"x": InputSpec.real()}, fin_plan({}, 1), (0, 0, 0, 0), [-1])
 
 
 @pytest.mark.parametrize("seed", range(20))

@@ -22,6 +22,7 @@ import jax
 import jax.numpy as jnp
 
 from checkers.derived.coercion import coerce
+from checkers.derived.contraction import factors
 from checkers.derived.errors import EvalError
 from checkers.derived.types import TFin, TReal, const_name, head_and_args
 from checkers.derived.values import (
@@ -71,14 +72,6 @@ def mentions(t: Any, name: str) -> bool:
     if isinstance(t, tuple):
         return any(mentions(x, name) for x in t)
     return False
-
-
-def _factors(t: S.Term) -> list[S.Term]:
-    if isinstance(t, S.BinOp) and t.op == "*":
-        return _factors(t.lhs) + _factors(t.rhs)
-    if isinstance(t, S.Paren):
-        return _factors(t.term)
-    return [t]
 
 
 def _is_var(t: S.Term, name: str) -> bool:
@@ -221,8 +214,8 @@ BUILTINS = (
 
 def try_contraction(ev: Host, name: str, sz: Sz, body: S.Term, env: Env) -> Arr | None:
     """`∑ name, pdiv f x i name * g name` as one VJP (or the mirror as one JVP)."""
-    factors = _factors(body)
-    for k, fac in enumerate(factors):
+    terms = factors(body)
+    for k, fac in enumerate(terms):
         head, args = head_and_args(fac)
         if const_name(head) not in PDIV_NAMES or len(args) != 4:
             continue
@@ -237,7 +230,7 @@ def try_contraction(ev: Host, name: str, sz: Sz, body: S.Term, env: Env) -> Arr 
         xv = ev._arr(ev.eval(x, env, TReal()), "pdiv")
         if len(xv.dom) != 1:
             return None
-        rest = factors[:k] + factors[k + 1 :]
+        rest = terms[:k] + terms[k + 1 :]
         ax = Axis(name, sz.n)
         env2 = {**env, name: iota(ax, bound=sz)}
         if rest:

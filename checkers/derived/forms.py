@@ -229,9 +229,12 @@ class Forms:
                 return self._bigop_pair(t, name, ty, env, expected)
         sz, kind = self.bigop_range(t, name, ty_term, env)
         if t.op == "∑":
+            from checkers.derived.contraction import try_product_sum
             from checkers.derived.derivatives import try_contraction
 
             r = try_contraction(self, name, sz, t.body, env)
+            if r is None:
+                r = try_product_sum(self, name, sz, t.body, env)
             if r is not None:
                 return r
         elif t.op != "∏":

@@ -17,17 +17,25 @@ normals come in pairs from two words by Box–Muller with `1 - u` (never 0)
 as the radius' uniform; lognormals are `exp` of normals.
 
 Large blocks. Where one call asks for at least `BULK` values per trial, the
-stream's next word seeds one numpy `Generator(PCG64(word))` per trial, which
-draws that block (numpy's own uniform, integer and normal algorithms). At that
-size seeding a generator costs less than a tenth of what it saves; the choice
-depends on the block's size alone, so it too is the same in any batch.
+stream's next four words set the state of one numpy PCG64 per trial (128-bit
+state from the first two, increment from the last two with its low bit set),
+which draws that block with numpy's own algorithms (ziggurat normals): for
+blocks that size this is faster than Box–Muller on stream words, and setting a
+state costs about a microsecond. The choice depends on the block's size alone,
+so it too is the same in any batch. Rows of a block of at least `PARALLEL`
+values are drawn in threads (numpy fills arrays without holding the GIL); each
+row's values are fixed by its own state, whichever thread draws it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+import os
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import numpy as np
 
@@ -36,7 +44,8 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31, _S11 = (np.uint64(s) for s in (30, 27, 31, 11))
 _UNIT = 2.0**-53
-BULK = 4096
+BULK = 256
+PARALLEL = 1 << 16  # values in a large block from which its rows are drawn in threads
 
 
 def mix(z: np.ndarray) -> np.ndarray:
@@ -75,21 +84,38 @@ class Stream:
         self._used += n
         return mix(self._trial_keys[:, None] + positions[None, :] * _GAMMA)
 
-    def _generators(self, n: int) -> list[np.random.Generator] | None:
-        """One numpy generator per trial, seeded from the next word, for a large block."""
+    def _block(
+        self, shape: tuple[int, ...], dtype: Any, fill: Callable[[np.random.Generator, Any], None]
+    ) -> np.ndarray | None:
+        """A large block: each trial's row filled by a numpy PCG64 whose state the stream
+        sets (None when the block is small)."""
+        n = _size(shape)
         if n < BULK:
             return None
-        return [np.random.Generator(np.random.PCG64(int(w))) for w in self.words(1)[:, 0]]
+        out = np.empty((self.trials, n), dtype=dtype)
+        words = self.words(4)
 
-    def _bulk(self, shape: tuple[int, ...], rows: list[np.ndarray]) -> np.ndarray:
-        return np.stack(rows).reshape(self.trials, *shape) if rows else np.empty((0, *shape))
+        def draw(rows: Sequence[int]) -> None:
+            bits = np.random.PCG64(0)
+            gen = np.random.Generator(bits)
+            for r in rows:
+                bits.state = pcg64_state(words[r])
+                fill(gen, out[r])
+
+        workers = _workers()
+        if workers > 1 and self.trials > 1 and out.size >= PARALLEL:
+            # numpy fills without the GIL: the rows are independent, so threads share them
+            list(_pool().map(draw, [range(k, self.trials, workers) for k in range(workers)]))
+        else:
+            draw(range(self.trials))
+        return out.reshape(self.trials, *shape)
 
     def random(self, shape: tuple[int, ...]) -> np.ndarray:
         """Uniform in [0, 1), 53 bits: (trials, *shape) float64."""
+        block = self._block(shape, np.float64, lambda g, row: g.random(out=row))
+        if block is not None:
+            return block
         n = _size(shape)
-        gens = self._generators(n)
-        if gens is not None:
-            return self._bulk(shape, [g.random(n) for g in gens])
         return ((self.words(n) >> _S11) * _UNIT).reshape(self.trials, *shape)
 
     def uniform(self, low: float, high: float, shape: tuple[int, ...]) -> np.ndarray:
@@ -99,19 +125,20 @@ class Stream:
         """Integers in [low, high): (trials, *shape) int64."""
         if high <= low:
             raise ValueError(f"integers: empty range [{low}, {high})")
-        n = _size(shape)
-        gens = self._generators(n)
-        if gens is not None:
-            return self._bulk(shape, [g.integers(low, high, n, dtype=np.int64) for g in gens])
+        block = self._block(
+            shape, np.int64, lambda g, row: _put(row, g.integers(low, high, row.size))
+        )
+        if block is not None:
+            return block
         picked = np.floor(self.random(shape) * (high - low)).astype(np.int64)
         return low + np.minimum(picked, high - low - 1)
 
     def standard_normal(self, shape: tuple[int, ...]) -> np.ndarray:
-        """Standard normals by Box–Muller: (trials, *shape) float64."""
+        """Standard normals (Box–Muller on stream words below `BULK`): (trials, *shape)."""
+        block = self._block(shape, np.float64, lambda g, row: g.standard_normal(out=row))
+        if block is not None:
+            return block
         n = _size(shape)
-        gens = self._generators(n)
-        if gens is not None:
-            return self._bulk(shape, [g.standard_normal(n) for g in gens])
         pairs = (n + 1) // 2
         u = (self.words(2 * pairs) >> _S11) * _UNIT
         radius = np.sqrt(-2.0 * np.log1p(-u[:, :pairs]))  # 1 - u lies in (0, 1]
@@ -121,6 +148,38 @@ class Stream:
 
     def lognormal(self, mean: float, sigma: float, shape: tuple[int, ...]) -> np.ndarray:
         return np.exp(mean + sigma * self.standard_normal(shape))
+
+
+def pcg64_state(words: Sequence[int] | np.ndarray) -> Any:
+    """The PCG64 state that four 64-bit stream words give (see the module's docstring)."""
+    w = [int(x) for x in words]
+    return {
+        "bit_generator": "PCG64",
+        "state": {"state": (w[0] << 64) | w[1], "inc": (w[2] << 64) | w[3] | 1},
+        "has_uint32": 0,
+        "uinteger": 0,
+    }
+
+
+_POOL: tuple[int, ThreadPoolExecutor] | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _workers() -> int:
+    return min(8, os.cpu_count() or 1)
+
+
+def _pool() -> ThreadPoolExecutor:
+    """This process's sampling threads (made again after a fork)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None or _POOL[0] != os.getpid():
+            _POOL = (os.getpid(), ThreadPoolExecutor(_workers(), thread_name_prefix="sampling"))
+        return _POOL[1]
+
+
+def _put(row: np.ndarray, values: np.ndarray) -> None:
+    row[...] = values
 
 
 def _size(shape: tuple[int, ...]) -> int:

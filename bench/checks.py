@@ -247,7 +247,7 @@ def _sxs_child(page: str, sizes: list[int], trials: list[int], seed: int) -> dic
 
     import theorem_index
     from checkers import Environment, check
-    from checkers.evaluation import clear_program_cache
+    from checkers.programs import clear_program_cache
     from checkers.sampling import draw_key, fin_plan, sample_batch
 
     batch = theorem_index.read_paths([page])

@@ -1,22 +1,15 @@
-"""Evaluating a checker: compiled programs, batches of trials, comparisons, single trials.
+"""Evaluating a checker: batches of trials, comparisons, single trials.
 
-For each (checker, dims, dtype, batch size) the checker's function is vmapped
-over a batch of consecutive trials and compiled once, ahead of time, and kept
-in a process-wide cache (and in JAX's persistent cache when one is configured),
-so later checks, shrinking and `repro` reuse it. Inputs are sampled in numpy
-and compared in numpy: nothing else is compiled. A low-precision mode runs two
-programs on the same inputs, rounded to the dtype: the dtype's and the float64
-reference (which a float64 check of the same dims has usually compiled
-already).
+Programs come from `programs`: each (checker, dims, dtype, batch size) is
+compiled once and cached, and stored on disk where a cache directory is set.
+Inputs are sampled in numpy and compared in numpy: nothing else is compiled. A
+low-precision mode runs two programs on the same inputs, rounded to the dtype:
+the dtype's and the float64 reference (which a float64 check of the same dims
+has usually compiled already).
 
-Where the time goes, and what is done about it (profiles of the seed page):
-tracing and lowering (Python, under the GIL) happen in the calling thread;
-XLA's compilation, the larger part, runs in worker threads, so that the dims
-draws of a check are traced one after another while the earlier ones compile
-(`Session.prepare`), and inputs are drawn while a program compiles. Small
-programs are compiled at LLVM optimisation level 0 (`compiler_options`). With
-the persistent cache on, a program of a project checker is loaded from the
-program store (`program_store`) without tracing at all.
+`Session.prepare` traces the programs of every dims draw of a check one after
+another, so that XLA compiles the earlier ones in worker threads while the
+later ones are traced, and inputs are drawn while a program compiles.
 
 `Session` is one checker at one seed, trial count and dtype; it implements
 `shrink.Probe`.
@@ -24,33 +17,26 @@ program store (`program_store`) without tracing at all.
 
 from __future__ import annotations
 
-import os
-import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-import jax
-import jax.numpy as jnp
 import numpy as np
 
-from checkers import program_store
 from checkers.core import REAL, InputSpec, locate_nonfinite
-from checkers.jaxsetup import device_kind
+from checkers.programs import (
+    CheckerFault,
+    Program,
+    ProgramKey,
+    batch_size,
+    recompile,
+    start_program,
+)
 from checkers.sampling import draw_key, fin_plan, sample_batch, sample_trial
 from checkers.shrink import Failure
 from checkers.tolerance import Tolerance, compare, numpy_dtype
-
-MEMORY_BUDGET_BYTES = 256 * 2**20  # inputs of one batch
-MAX_BATCH = 1024
-_PROGRAM_CACHE_SIZE = 256
-
-
-class CheckerFault(Exception):
-    """The checker itself broke; the check reports status 'error' with this message."""
 
 
 def explain(e: BaseException) -> str:
@@ -69,206 +55,6 @@ def to_list(value: Any) -> list[Any]:
         arr = arr.astype(np.float64)
     out = arr.tolist()
     return out if isinstance(out, list) else [out]
-
-
-# --- compiled programs -------------------------------------------------------
-
-
-@dataclass
-class Program:
-    checker: Any  # kept alive so that id(checker) in the cache key stays unique
-    batch: int
-    fn: Callable[..., Any]
-    compile_s: float  # trace + lower + XLA compile (or loading from the program store)
-    trace_s: float = 0.0  # tracing and lowering, in the thread that asked for the program
-    xla_s: float = 0.0  # XLA's compilation (JAX's persistent cache may have served it)
-    source: str = "compiled"  # 'compiled' or 'store'
-    # what it was built from, to build it again when a stored program fails to run
-    origin: tuple[dict[str, int], str, dict[str, InputSpec]] | None = None
-    store_key: str | None = None
-
-    def __call__(self, inputs: Mapping[str, np.ndarray]) -> tuple[np.ndarray, ...]:
-        # the lane numbers give vmap a batch axis even for a statement without inputs
-        outs = self.fn(dict(inputs), np.arange(self.batch, dtype=np.int64))
-        return tuple(np.asarray(o, dtype=np.float64) for o in outs)
-
-
-ProgramKey = tuple[Any, ...]
-
-_PROGRAMS: OrderedDict[ProgramKey, Program] = OrderedDict()
-_PENDING: dict[ProgramKey, Future[Program]] = {}
-_PROGRAMS_LOCK = threading.Lock()
-_POOL: ThreadPoolExecutor | None = None
-
-
-def clear_program_cache() -> None:
-    """Forget every compiled program of this process (the on-disk store is untouched)."""
-    with _PROGRAMS_LOCK:
-        _PROGRAMS.clear()
-
-
-def compile_workers() -> int:
-    """Threads that run XLA compilations: one per core, at most 4 (XLA releases the GIL)."""
-    return max(1, min(4, os.cpu_count() or 1))
-
-
-def _pool() -> ThreadPoolExecutor:
-    global _POOL
-    with _PROGRAMS_LOCK:
-        if _POOL is None:
-            _POOL = ThreadPoolExecutor(compile_workers(), thread_name_prefix="checker-compile")
-        return _POOL
-
-
-def _batch_size(specs: Mapping[str, InputSpec], trials: int) -> int:
-    per_trial = max(8, sum(8 * s.size for s in specs.values()))
-    cap = max(1, min(MAX_BATCH, MEMORY_BUDGET_BYTES // per_trial))
-    want = 1 << max(0, (trials - 1).bit_length())
-    size = 1 << (cap.bit_length() - 1)
-    return min(want, size)
-
-
-def _input_dtype(spec: InputSpec) -> Any:
-    return jnp.float64 if spec.kind == REAL else jnp.int64
-
-
-# On the CPU, float64 programs whose batch of inputs holds at most this many
-# numbers are compiled at LLVM optimisation level 0: they run in well under a
-# millisecond either way, and XLA spends about a fifth less CPU time on the seed
-# page. XLA's own (HLO) optimisations are the same at every level; only the
-# order of some vectorised sums differs, which moved float64 results of the seed
-# page by at most 1e-13 relative (the tolerance is 1e-10). Low-precision
-# programs, and every program on a GPU, keep the default level.
-SMALL_PROGRAM_ELEMENTS = 1 << 16
-
-
-def compiler_options(specs: Mapping[str, InputSpec], batch: int, dtype: str) -> dict[str, Any]:
-    """XLA options for one program (part of every cache key)."""
-    elements = batch * sum(max(1, s.size) for s in specs.values())
-    if dtype == "float64" and elements <= SMALL_PROGRAM_ELEMENTS and device_kind() == "cpu":
-        return {"xla_backend_optimization_level": 0}
-    return {}
-
-
-def _lower(
-    checker: Any, dims: dict[str, int], dtype: str, specs: Mapping[str, InputSpec], batch: int
-) -> Any:
-    """Trace and lower the vmapped checker function in `dtype`, taking float64 inputs."""
-    target = numpy_dtype(dtype)
-    fn = checker.build(dict(dims), target)
-    # optional: whether the checker's per-trial hypotheses hold (a third output, 1.0 or 0.0)
-    build_premise = getattr(checker, "build_premise", None)
-    holds = build_premise(dict(dims), target) if callable(build_premise) else None
-    reals = {n for n, s in specs.items() if s.kind == REAL}
-
-    def one(inputs: dict[str, Any], lane: Any) -> tuple[Any, ...]:
-        if dtype != "float64":
-            inputs = {k: (v.astype(target) if k in reals else v) for k, v in inputs.items()}
-        out = fn(inputs)
-        if not isinstance(out, tuple | list) or len(out) != 2:
-            raise CheckerFault(f"the checker's function must return (lhs, rhs), got {out!r}")
-        sides = (jnp.asarray(out[0]).astype(jnp.float64), jnp.asarray(out[1]).astype(jnp.float64))
-        if holds is None:
-            return sides
-        return (*sides, jnp.asarray(holds(inputs)).astype(jnp.float64).reshape(()))
-
-    abstract = {
-        n: jax.ShapeDtypeStruct((batch, *s.shape), _input_dtype(s)) for n, s in specs.items()
-    }
-    lanes = jax.ShapeDtypeStruct((batch,), jnp.int64)
-    lowered = jax.jit(jax.vmap(one)).lower(abstract, lanes)
-    shapes = [tuple(o.shape[1:]) for o in jax.tree_util.tree_leaves(lowered.out_info)]
-    if shapes[0] != shapes[1]:
-        raise CheckerFault(f"the two sides have different shapes: lhs {shapes[0]}, rhs {shapes[1]}")
-    return lowered
-
-
-def _finish_compile(
-    checker: Any,
-    batch: int,
-    lowered: Any,
-    options: dict[str, Any],
-    trace_s: float,
-    store_key: str | None,
-) -> Program:
-    """XLA's part (run in a worker thread); files the executable in the program store."""
-    start = time.perf_counter()
-    compiled, from_jax_cache = program_store.compile_watched(
-        lambda: lowered.compile(compiler_options=options or None)
-    )
-    xla_s = time.perf_counter() - start
-    if store_key is not None and not from_jax_cache:
-        program_store.save(store_key, compiled)
-    return Program(
-        checker, batch, compiled, trace_s + xla_s, trace_s=trace_s, xla_s=xla_s, store_key=store_key
-    )
-
-
-def _start_program(
-    key: ProgramKey,
-    checker: Any,
-    dims: dict[str, int],
-    dtype: str,
-    specs: Mapping[str, InputSpec],
-    batch: int,
-) -> Program | Future[Program]:
-    """A program from this process's cache, the program store, or a compilation under way.
-
-    Tracing and lowering happen here, in the calling thread (JAX traces under the
-    GIL); XLA's compilation is handed to a worker thread, so that the next dims
-    draw can be traced while this one compiles. Raises whatever tracing raises.
-    """
-    with _PROGRAMS_LOCK:
-        prog = _PROGRAMS.get(key)
-        if prog is not None:
-            _PROGRAMS.move_to_end(key)
-            return prog
-        pending = _PENDING.get(key)
-        if pending is not None:
-            return pending
-    options = compiler_options(specs, batch, dtype)
-    identity = program_store.checker_identity(checker)
-    store_key = None
-    if identity is not None and program_store.directory() is not None:
-        store_key = program_store.program_key(identity, dims, dtype, batch, specs, options)
-        start = time.perf_counter()
-        loaded = program_store.load(store_key)
-        if loaded is not None:
-            prog = Program(
-                checker,
-                batch,
-                loaded,
-                time.perf_counter() - start,
-                source="store",
-                origin=(dict(dims), dtype, dict(specs)),
-                store_key=store_key,
-            )
-            _remember(key, prog)
-            return prog
-    start = time.perf_counter()
-    lowered = _lower(checker, dims, dtype, specs, batch)
-    trace_s = time.perf_counter() - start
-    pool = _pool()
-    with _PROGRAMS_LOCK:
-        future = pool.submit(_finish_compile, checker, batch, lowered, options, trace_s, store_key)
-        _PENDING[key] = future
-
-    def settle(done: Future[Program]) -> None:
-        with _PROGRAMS_LOCK:
-            _PENDING.pop(key, None)
-        if done.exception() is None:
-            _remember(key, done.result())
-
-    future.add_done_callback(settle)
-    return future
-
-
-def _remember(key: ProgramKey, prog: Program) -> None:
-    with _PROGRAMS_LOCK:
-        _PROGRAMS[key] = prog
-        _PROGRAMS.move_to_end(key)
-        while len(_PROGRAMS) > _PROGRAM_CACHE_SIZE:
-            _PROGRAMS.popitem(last=False)
 
 
 def round_to(
@@ -377,7 +163,7 @@ class Session:
             getattr(self.checker, "version", ""),
             tuple(sorted(dims.items())),
             dtype,
-            _batch_size(specs, self.trials),
+            batch_size(specs, self.trials),
             tuple(specs.items()),
         )
 
@@ -387,7 +173,7 @@ class Session:
         key = self._key(dims, specs, dtype)
         batch = key[4]
         try:
-            started = _start_program(key, self.checker, dict(dims), dtype, specs, batch)
+            started = start_program(key, self.checker, dict(dims), dtype, specs, batch)
         except CheckerFault:
             raise
         except Exception as e:
@@ -472,20 +258,9 @@ class Session:
     def _rebuild(self, prog: Program) -> None:
         """Replace a stored program's executable by a fresh compilation (and re-file it)."""
         assert prog.origin is not None
-        dims, dtype, specs = prog.origin
-        if prog.store_key is not None:
-            program_store.discard(prog.store_key)
-        start = time.perf_counter()
+        dims = prog.origin[0]
         try:
-            lowered = _lower(prog.checker, dims, dtype, specs, prog.batch)
-            fresh = _finish_compile(
-                prog.checker,
-                prog.batch,
-                lowered,
-                compiler_options(specs, prog.batch, dtype),
-                time.perf_counter() - start,
-                prog.store_key,
-            )
+            fresh = recompile(prog)
         except CheckerFault:
             raise
         except Exception as e:
@@ -598,7 +373,7 @@ class Session:
             return draw
         for dtype in self._dtypes():  # compile in the background while the inputs are drawn
             self._start(dims, specs, dtype)
-        size = _batch_size(specs, self.trials)
+        size = batch_size(specs, self.trials)
         first = self.sample(specs, dims, range(0, size))
         progs = self.programs(dims, specs)
         parts: list[tuple[np.ndarray, ...]] = []

@@ -29,7 +29,6 @@ import numpy as np
 from checkers.core import REAL, Checker, Unsupported
 from checkers.environment import DerivationError, Environment
 from checkers.evaluation import (
-    CheckerFault,
     DrawOutcome,
     Session,
     explain,
@@ -37,6 +36,7 @@ from checkers.evaluation import (
     to_list,
 )
 from checkers.jaxsetup import device_kind
+from checkers.programs import CheckerFault
 from checkers.result import CheckerInfo, CheckResult, Counterexample, Repro
 from checkers.sampling import DimsError, draw_dims
 from checkers.shrink import shrink

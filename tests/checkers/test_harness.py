@@ -283,8 +283,8 @@ def test_error_build_raises_at_first_failing_draw_in_order(faulty):
 
 
 def test_compile_only_small_float64_programs_at_level_0():
-    from checkers.evaluation import SMALL_PROGRAM_ELEMENTS, compiler_options
     from checkers.jaxsetup import device_kind
+    from checkers.programs import SMALL_PROGRAM_ELEMENTS, compiler_options
 
     small = {"x": InputSpec.real((3, 4))}
     large = {"x": InputSpec.real((SMALL_PROGRAM_ELEMENTS // 64 + 1,))}

@@ -12,7 +12,7 @@ import pytest
 
 from checkers import Environment, InputSpec, Registry, check, repro
 from checkers import program_store as store
-from checkers.evaluation import clear_program_cache
+from checkers.programs import clear_program_cache
 from checkers.registry import real
 
 REPO = Path(__file__).resolve().parents[2]
@@ -105,7 +105,7 @@ _JAX_SERVED = """
 import json, os, sys
 import jax.monitoring
 from checkers import Environment, check, program_store as store
-from checkers import evaluation as ev
+from checkers import programs as ev
 env = Environment.from_declarations([], derive=None)
 args = dict(trials=8, seed=0, dims={"N": 2, "D": 3}, draws=1)
 check("Proofs.pdiv_rowLN_beta", env, **args)
@@ -122,7 +122,7 @@ if sys.argv[1] == "file-anyway":  # what the harness must never do
         compiled = lowered.compile(compiler_options=options or None)
         store.save(store_key, compiled)
         return ev.Program(checker, batch, compiled, 0.0, store_key=store_key)
-    ev._finish_compile = finish
+    ev.finish_compile = finish
 result = check("Proofs.pdiv_rowLN_beta", env, **args)
 print(json.dumps([len(filed), len(hits), result.status, result.stats["programs_compiled"]]))
 """

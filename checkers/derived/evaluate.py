@@ -20,10 +20,11 @@ import jax
 from checkers.derived import arith as A
 from checkers.derived import total as T
 from checkers.derived.arguments import arrange
-from checkers.derived.coercion import Ctx, coerce
+from checkers.derived.coercion import Ctx, coerce, settle
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.forms import Forms, lambda_params
 from checkers.derived.host import Env
+from checkers.derived.numerals import Numeral
 from checkers.derived.operators import Operators
 from checkers.derived.patterns import Patterns
 from checkers.derived.types import (
@@ -324,10 +325,20 @@ class Evaluator(Operators, Forms, Patterns):
             sz = self.infer_index_size(name, body, env)
         if sz is not None:
             ax = Axis(name, sz.n)
-            cod = expected.cod if isinstance(expected, TFun) else None
+            # a function passed where reals are expected (a vocabulary argument of kind
+            # "real" such as `dense`'s weight) has real entries: its body is expected real
+            cod = (
+                expected.cod
+                if isinstance(expected, TFun)
+                else expected
+                if isinstance(expected, TReal | TNat | TInt)
+                else None
+            )
             r = self.lam(params[1:], body, {**env, name: iota(ax, bound=sz)}, cod)
             if not isinstance(r, Arr):
                 raise NotSupported("a function of an index whose values are not numbers")
+            if isinstance(r.data, Numeral):  # `fun i => 0`: the entries take their type now
+                r = self.coerce_to(r, cod) if cod is not None else settle(r)
             return move_axis_to_dom(r, ax, sz)
         return Closure(params, body, env, expected)
 

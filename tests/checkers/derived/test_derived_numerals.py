@@ -153,3 +153,14 @@ def test_index_with_numeral_tree_in_fin() -> None:
     assert value("v (3 / 2 * 2)", {"v": v}) == 12.0  # in Fin 7: 3 / 2 = 1, then 1 * 2
     assert value("v ((7 / 2) * 2)", {"v": v}) == 10.0  # the numeral 7 : Fin 7 is 0
     assert value("v (5 + 4)", {"v": v}) == 12.0  # 9 mod 7
+
+
+def test_type_numeral_entries_of_a_function_from_its_context() -> None:
+    # `dense`'s weight is real-valued: `fun i j => 0` is the zero matrix of ℝ
+    b, x = real([1.0, -2.0, 0.5]), real([3.0, 4.0])
+    got = value("dense (fun (i : Fin 2) (j : Fin 3) => 0) b x", {"b": b, "x": x})
+    assert got.tolist() == [1.0, -2.0, 0.5]
+    half = evaluate("fun (i : Fin 3) => 1 / 2", {})
+    assert isinstance(half, Arr) and half.kind == "nat"  # nothing types it: ℕ, and 1 / 2 = 0
+    assert value("fun (i : Fin 3) => 1 / 2").tolist() == [0, 0, 0]
+    assert value("(fun (i : Fin 3) => 1 / 2 : Fin 3 → ℝ)").tolist() == [0.5, 0.5, 0.5]

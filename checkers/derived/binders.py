@@ -99,6 +99,7 @@ class Plan:
     fixed_dims: dict[str, int] = field(default_factory=dict)
     constraints: dict[str, str] = field(default_factory=dict)  # real input -> constraint
     assumptions: list[str] = field(default_factory=list)
+    value_args: list[str] = field(default_factory=list)  # ℕ arguments sampled as values
 
 
 def _text(t: S.Term) -> str:
@@ -111,8 +112,9 @@ def _is_name(t: S.Term | None, names: frozenset[str]) -> bool:
     return isinstance(t, S.Const | S.Ident) and t.name in names
 
 
-def _occurs_in_types(name: str, terms: list[Any]) -> bool:
-    """Whether `name` is used in a type position or as a function argument."""
+def _occurs_in_types(name: str, terms: list[Any], *, arguments: bool = True) -> bool:
+    """Whether `name` is used in a type position (or, with `arguments`, as a function
+    argument, where it may size the function's types)."""
 
     def var(u: Any) -> bool:
         return isinstance(u, S.Var | S.Ident) and u.name == name
@@ -134,7 +136,11 @@ def _occurs_in_types(name: str, terms: list[Any]) -> bool:
         if isinstance(u, S.Typed):
             return anywhere(u.type) or walk(u.term)
         if isinstance(u, S.App):
-            if any(var(a) for a in u.args) and const_name(u.fn) not in VALUE_FUNCTIONS:
+            if (
+                arguments
+                and any(var(a) for a in u.args)
+                and const_name(u.fn) not in VALUE_FUNCTIONS
+            ):
                 return True
             return walk(u.fn) or any(walk(a) for a in u.args)
         if isinstance(u, S.BigOp) and u.domain is not None and anywhere(u.domain):
@@ -168,7 +174,14 @@ def _dim_side(t: S.Term, dims: list[str]) -> str | int | None:
     return None
 
 
-def plan_binders(binders: tuple[S.Binder, ...], statement: S.Term) -> Plan:
+def plan_binders(
+    binders: tuple[S.Binder, ...], statement: S.Term, *, sizes_from_arguments: bool = True
+) -> Plan:
+    """How each binder is sampled. A ℕ binder used in a type is a dimension; one passed
+    to a function only may size that function's types or be a plain value: with
+    `sizes_from_arguments` it is a dimension, without it a sampled ℕ input (drawn
+    from 0 up, so that Lean's truncating arithmetic at 0 is exercised), listed in
+    `plan.value_args`."""
     plan = Plan()
     flat: list[tuple[str, S.Term | None, str]] = []
     for b in binders:
@@ -189,8 +202,12 @@ def plan_binders(binders: tuple[S.Binder, ...], statement: S.Term) -> Plan:
         if isinstance(ty, S.Sort):
             plan.type_vars.append(name)
         elif _is_name(ty, NAT_NAMES):
-            if _occurs_in_types(name, [*later_types, statement, *binders]):
+            where = [*later_types, statement, *binders]
+            if _occurs_in_types(name, where, arguments=sizes_from_arguments):
                 plan.dims.append(name)
+            elif _occurs_in_types(name, where):
+                plan.inputs.append(Input(name, ty, "nat"))
+                plan.value_args.append(name)
             else:
                 plan.inputs.append(Input(name, ty, "nat"))
         elif _is_name(ty, INT_NAMES):

@@ -356,14 +356,47 @@ def derive(name: str, env: Any) -> DerivedChecker | Unsupported:
         return Unsupported(f"the statement is not an equation or inequality (its head is {what})")
     funext, core = _extensional(core, _binder_names(analysis.binders + extra))
     extra = extra + funext
+    binders = analysis.binders + extra
+    first = _derive_plan(name, env, sem, core, extra, binders, sizes_from_arguments=False)
+    if isinstance(first, DerivedChecker) or not first[1]:
+        return first if isinstance(first, DerivedChecker) else first[0]
+    # some ℕ argument must size a type: sample those as dimensions instead
+    again = _derive_plan(name, env, sem, core, extra, binders, sizes_from_arguments=True)
+    return again if isinstance(again, DerivedChecker) else again[0]
+
+
+def _missing_reason(sem: Semantics, missing: tuple[str, ...]) -> str:
+    """ "no semantics for: …", with why an ingested equation could not serve where it could not."""
+    why = []
+    for name in missing:
+        eq = sem.equation(name)
+        decl = sem.declaration(name)
+        if isinstance(eq, NotSupported) and decl is not None and decl.equations:
+            why.append(eq.reason)
+    return f"no semantics for: {', '.join(missing)}" + (f" ({'; '.join(why)})" if why else "")
+
+
+def _derive_plan(
+    name: str,
+    env: Any,
+    sem: Semantics,
+    core: S.BinOp,
+    extra: tuple[S.Binder, ...],
+    binders: tuple[S.Binder, ...],
+    *,
+    sizes_from_arguments: bool,
+) -> DerivedChecker | tuple[Unsupported, bool]:
+    """A checker for one way of sampling the binders, or why not and whether to try
+    again with ℕ arguments as dimensions (they were sampled as values and evaluating
+    failed)."""
     try:
-        plan = plan_binders(analysis.binders + extra, core)
+        plan = plan_binders(binders, core, sizes_from_arguments=sizes_from_arguments)
     except NotSupported as e:
-        return Unsupported(e.reason, e.missing)
+        return Unsupported(e.reason, e.missing), False
     evaluated = [core, *(h.prop for h in plan.hyps if h.how in ("mask", "dims"))]
     missing = sem.missing_in(evaluated)
     if missing:
-        return Unsupported(f"no semantics for: {', '.join(missing)}", missing)
+        return Unsupported(_missing_reason(sem, missing), missing), False
     deps = sem.dependencies([core, *extra])
     checker = DerivedChecker(
         name=name,
@@ -373,13 +406,18 @@ def derive(name: str, env: Any) -> DerivedChecker | Unsupported:
         dependencies=deps,
         version=_version(name, env, deps),
     )
+    retry = bool(plan.value_args)
     try:
         dry_run(checker, _trial_dims(plan))
         refused = probe_or_refuse(checker)
     except NotSupported as e:
-        return Unsupported(e.reason, e.missing)
+        return Unsupported(e.reason, e.missing), retry
     except EvalError as e:
-        return Unsupported(f"cannot evaluate the statement: {e}")
+        return Unsupported(f"cannot evaluate the statement: {e}"), retry
+    except Exception as e:
+        if not retry:
+            raise
+        return Unsupported(f"cannot evaluate the statement: {e}"), retry
     if refused is not None:
-        return Unsupported(refused)
+        return Unsupported(refused), False
     return checker

@@ -11,7 +11,7 @@ automatic differentiation, not by unfolding Mathlib's definitions.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from checkers.derived.derivatives import BUILTINS as DERIVATIVES
@@ -75,6 +75,61 @@ def constants_in(t: Any) -> set[str]:
     return {u.name for u in S.subterms(t) if isinstance(u, S.Const)}
 
 
+def by_cases(
+    name: str, equations: Sequence[S.Term]
+) -> tuple[tuple[str, ...], S.Term] | NotSupported:
+    """A definition's equations as (argument variables, right-hand side).
+
+    One equation whose arguments are variables is that; equations by cases
+    (`natPred 0 = 0`, `natPred (k + 1) = k`) become one `match` on fresh argument
+    variables, tried in order, which the evaluator computes as a select. A
+    definition whose right-hand sides use it (recursion) is not unfolded.
+    """
+    parts: list[tuple[tuple[S.Term, ...], S.Term]] = []
+    for eq in equations:
+        if not (isinstance(eq, S.BinOp) and eq.op == "="):
+            return NotSupported(f"the equation of {name} is not an equality")
+        head, args = (eq.lhs.fn, eq.lhs.args) if isinstance(eq.lhs, S.App) else (eq.lhs, ())
+        if not (isinstance(head, S.Const) and head.name == name):
+            return NotSupported(f"the equation of {name} does not define {name}")
+        parts.append((tuple(args), eq.rhs))
+    if len(parts) == 1 and all(isinstance(a, S.Var) for a in parts[0][0]):
+        args, rhs = parts[0]
+        return tuple(a.name for a in args if isinstance(a, S.Var)), rhs
+    arity = {len(args) for args, _ in parts}
+    if len(arity) != 1:
+        return NotSupported(f"the equations of {name} take different numbers of arguments")
+    if any(name in constants_in(rhs) for _, rhs in parts):
+        return NotSupported(f"{name} is defined by recursion, which is not unfolded")
+    names = tuple(f"_case{k}" for k in range(arity.pop()))
+    alts = tuple(S.MatchAlt(args, rhs) for args, rhs in parts)
+    return names, S.Match(tuple(S.Var(n) for n in names), alts)
+
+
+_SCALARS = NAT_NAMES | INT_NAMES | REAL_NAMES
+
+
+def _scalar_arguments(
+    params: tuple[Param, ...], result: S.Term | None, lhs_vars: tuple[str, ...]
+) -> tuple[tuple[Param, ...], S.Term | None]:
+    """`def natPred : ℕ → ℕ` with `natPred k = …`: arguments that the type takes (ℕ, ℤ or ℝ,
+    not `Fin` indices) become explicit parameters named by the equation's variables."""
+    extra = lhs_vars[sum(p.kind == "explicit" for p in params) :]
+    added: list[Param] = []
+    t = result
+    for var in extra:
+        while isinstance(t, S.Paren):
+            t = t.term
+        if not (isinstance(t, S.BinOp) and t.op == "→"):
+            break
+        dom = t.lhs
+        if not (isinstance(dom, S.Const | S.Ident) and dom.name in _SCALARS):
+            break
+        added.append(Param(var, dom, "explicit"))
+        t = t.rhs
+    return params + tuple(added), t
+
+
 class Semantics:
     """Constant lookup for one environment of ingested declarations."""
 
@@ -112,29 +167,18 @@ class Semantics:
                 f"the equation of {name} does not parse: "
                 f"{'; '.join(str(e) for e in analysis.errors)}"
             )
-        if len(analysis.equations) != 1:
-            why = "is not rendered" if not analysis.equations else "is given by cases"
-            return NotSupported(f"the equation of {name} {why}")
-        eq = analysis.equations[0]
-        if not (isinstance(eq, S.BinOp) and eq.op == "="):
-            return NotSupported(f"the equation of {name} is not an equality")
-        head: S.Term = eq.lhs
-        args: tuple[S.Term, ...] = ()
-        if isinstance(eq.lhs, S.App):
-            head, args = eq.lhs.fn, eq.lhs.args
-        if not (isinstance(head, S.Const) and head.name == name):
-            return NotSupported(f"the equation of {name} does not define {name}")
-        lhs_vars: list[str] = []
-        for a in args:
-            if not isinstance(a, S.Var):
-                return NotSupported(f"the equation of {name} matches on a pattern")
-            lhs_vars.append(a.name)
+        if not analysis.equations:
+            return NotSupported(f"the equation of {name} is not rendered")
+        cases = by_cases(name, analysis.equations)
+        if isinstance(cases, NotSupported):
+            return cases
+        lhs_vars, rhs = cases
         params = tuple(
             Param(n, b.type, b.kind) for b in analysis.binders for n in (b.names or ("",))
         )
-        result = analysis.statement
+        params, result = _scalar_arguments(params, analysis.statement, lhs_vars)
         try:
-            return EqnFn(name, params, result, tuple(lhs_vars), eq.rhs)
+            return EqnFn(name, params, result, lhs_vars, rhs)
         except NotSupported as e:
             return e
 

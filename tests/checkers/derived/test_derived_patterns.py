@@ -179,3 +179,60 @@ def test_pin_implicit_dimension_given_with_at() -> None:
 )
 def test_refuse_unknown_signature_with_reason(statement: str, reason: str) -> None:
     assert _refusal("{n : ℕ} (v : Vec (n + 1))", statement) == reason
+
+
+# --- definitions by cases -------------------------------------------------------------
+
+
+def _by_cases(name: str, type_: str, *equations: str) -> Declaration:
+    return Declaration(
+        name=name,
+        kind="def",
+        module="Test",
+        binders="",
+        statement=type_,
+        equations=equations,
+        namespace="Proofs",
+    )
+
+
+NAT_PRED = _by_cases(
+    "Proofs.natPred", "ℕ → ℕ", "Proofs.natPred 0 = 0", "Proofs.natPred (k + 1) = k"
+)
+
+
+def test_unfold_definition_given_by_cases_as_a_match() -> None:
+    assert _status("(k : ℕ)", "natPred k = k - 1", NAT_PRED) == "pass"
+    assert _status("(k : ℕ)", "natPred (k + 2) = k + 1", NAT_PRED) == "pass"
+
+
+def test_sample_nat_arguments_from_zero() -> None:
+    # the wrong first case only shows at k = 0: k is a sampled value, not a dimension ≥ 1
+    wrong = _by_cases(
+        "Proofs.natPred", "ℕ → ℕ", "Proofs.natPred 0 = 1", "Proofs.natPred (k + 1) = k"
+    )
+    env = environment(wrong, theorem("Proofs.t", "(k : ℕ)", "natPred k = k - 1"))
+    result = check("Proofs.t", env, trials=32, seed=0)
+    assert result.status == "fail"
+    assert result.counterexample is not None
+    assert result.counterexample.inputs["k"] == [0]
+
+
+def test_nat_argument_that_sizes_a_type_stays_a_dimension() -> None:
+    total = definition(
+        "Proofs.total", "(n : ℕ) (x : Fin n → ℝ)", "ℝ", "Proofs.total n x = ∑ i : Fin n, x i"
+    )
+    env = environment(total, theorem("Proofs.t", "(n : ℕ)", "total n (fun _ => 1) = (n : ℝ)"))
+    checker = derive("Proofs.t", env)
+    assert isinstance(checker, DerivedChecker), checker
+    assert checker.dim_names == ("n",)
+    assert check("Proofs.t", env, trials=8, seed=0).status == "pass"
+
+
+def test_refuse_recursive_definition_by_cases() -> None:
+    fact = _by_cases(
+        "Proofs.fact", "ℕ → ℕ", "Proofs.fact 0 = 1", "Proofs.fact (k + 1) = (k + 1) * Proofs.fact k"
+    )
+    reason = _refusal("(k : ℕ)", "0 < fact k", fact)
+    assert reason.startswith("no semantics for: Proofs.fact (")
+    assert "defined by recursion" in reason

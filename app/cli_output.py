@@ -84,7 +84,8 @@ def print_check_summary(outcome: RunOutcome) -> None:
     for r in outcome.results:
         counts[r["status"]] = counts.get(r["status"], 0) + 1
     parts = ", ".join(f"{counts.get(s, 0)} {s}" for s in ("pass", "fail", "error", "unsupported"))
-    print(f"run {outcome.run_id}: {len(outcome.results)} theorems checked: {parts}")
+    n = len(outcome.results)
+    print(f"run {outcome.run_id}: {n} theorem{'' if n == 1 else 's'} checked: {parts}")
 
 
 def print_replay(replay: Replay) -> None:

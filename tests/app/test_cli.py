@@ -301,6 +301,9 @@ def test_exit_1_and_junit_failure_when_a_check_fails(
     )
     assert out[1].startswith("PASS        Proofs.good  [derived]")
     assert out[2].endswith("2 theorems checked: 1 pass, 1 fail, 0 error, 0 unsupported")
+    assert main(["check", "Proofs.good"]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.endswith("1 theorem checked: 1 pass, 0 fail, 0 error, 0 unsupported"), last
     suite = ET.parse(junit).getroot().find("testsuite")
     assert suite is not None and suite.get("failures") == "1"
     failure = suite.find("testcase[@name='Proofs.bad']/failure")

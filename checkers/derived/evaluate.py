@@ -34,6 +34,7 @@ from checkers.derived.types import (
     TNat,
     TReal,
     Ty,
+    entry_type,
     eval_dim,
     eval_type,
     fin_domains,
@@ -325,22 +326,19 @@ class Evaluator(Operators, Forms, Patterns):
             sz = self.infer_index_size(name, body, env)
         if sz is not None:
             ax = Axis(name, sz.n)
-            # a function passed where reals are expected (a vocabulary argument of kind
-            # "real" such as `dense`'s weight) has real entries: its body is expected real
-            cod = (
-                expected.cod
-                if isinstance(expected, TFun)
-                else expected
-                if isinstance(expected, TReal | TNat | TInt)
-                else None
-            )
-            r = self.lam(params[1:], body, {**env, name: iota(ax, bound=sz)}, cod)
+            r = self.lam(params[1:], body, {**env, name: iota(ax, bound=sz)}, entry_type(expected))
             if not isinstance(r, Arr):
                 raise NotSupported("a function of an index whose values are not numbers")
-            if isinstance(r.data, Numeral):  # `fun i => 0`: the entries take their type now
-                r = self.coerce_to(r, cod) if cod is not None else settle(r)
+            r = self.entries(r, entry_type(expected))
             return move_axis_to_dom(r, ax, sz)
         return Closure(params, body, env, expected)
+
+    def entries(self, v: Arr, ty: Ty | None) -> Arr:
+        """The entries of a function value being tabulated; a numeral body (`fun i => 0`)
+        takes its type now: the expected one, or ℕ (Lean's default) when none is."""
+        if not isinstance(v.data, Numeral):
+            return v
+        return self.coerce_to(v, ty) if ty is not None else settle(v)
 
     def tabulate(self, f: Any, doms: tuple[Sz, ...]) -> Any:
         """A function of indices as an array over the given domains."""

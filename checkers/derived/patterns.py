@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from checkers.derived import arith as A
 from checkers.derived.coercion import coerce
 from checkers.derived.errors import EvalError, NotSupported
-from checkers.derived.types import TFin, TFun, TProd, Ty
+from checkers.derived.types import TFin, TFun, TProd, Ty, entry_type
 from checkers.derived.values import (
     Arr,
     Axis,
@@ -94,10 +94,10 @@ class Patterns:
         env2 = dict(env)
         if not self.bind_indices(pat, ty, body, env2, axes):
             return Closure(((pattern, ty_term),) + rest, body, env, expected)
-        cod = expected.cod if isinstance(expected, TFun) else None
-        r = self.lam(rest, body, env2, cod)
+        r = self.lam(rest, body, env2, entry_type(expected))
         if not isinstance(r, Arr):
             raise NotSupported("a function of a pair of indices whose values are not numbers")
+        r = self.entries(r, entry_type(expected))
         for ax, sz in reversed(axes):
             r = move_axis_to_dom(r, ax, sz)
         return r

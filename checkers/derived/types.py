@@ -58,6 +58,17 @@ class TFun(Ty):
     cod: Ty
 
 
+def entry_type(expected: Ty | None) -> Ty | None:
+    """The type expected of a function value's entries: a function type's codomain, or
+    the scalar type itself where a function is passed as a real (ℕ, ℤ) argument, as a
+    vocabulary function's array arguments are (`dense`'s weight)."""
+    if isinstance(expected, TFun):
+        return expected.cod
+    if isinstance(expected, TReal | TNat | TInt):
+        return expected
+    return None
+
+
 @dataclass(frozen=True)
 class TProd(Ty):
     fst: Ty

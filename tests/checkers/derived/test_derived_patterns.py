@@ -58,6 +58,13 @@ def test_tabulate_pattern_lambda_over_fin_product_like_a_matrix() -> None:
     np.testing.assert_array_equal(out, np.arange(6.0).reshape(2, 3) * 2)
 
 
+def test_type_numeral_entries_of_a_pattern_lambda() -> None:
+    zeros = value("(fun ((r, k) : Fin 2 × Fin 3) => 0)")
+    assert zeros.tolist() == [[0, 0, 0], [0, 0, 0]] and zeros.dtype.kind == "i"  # ℕ
+    halves = value("(fun ((r, k) : Fin 2 × Fin 3) => 1 / 2 : Fin 2 × Fin 3 → ℝ)")
+    assert halves.tolist() == [[0.5] * 3] * 2
+
+
 @pytest.mark.parametrize(
     "binders, statement, status",
     [

@@ -18,8 +18,9 @@ later ones are traced, and inputs are drawn while a program compiles.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import Future
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +48,19 @@ def explain(e: BaseException) -> str:
 
 def format_dims(dims: Mapping[str, int]) -> str:
     return ", ".join(f"{k}={v}" for k, v in dims.items()) or "no dims"
+
+
+@contextmanager
+def _building(dims: Mapping[str, int]) -> Iterator[None]:
+    """Anything but a CheckerFault raised while building a program becomes one, naming dims."""
+    try:
+        yield
+    except CheckerFault:
+        raise
+    except Exception as e:
+        raise CheckerFault(
+            f"building the JAX program failed at dims {format_dims(dims)}: {explain(e)}"
+        ) from e
 
 
 def to_list(value: Any) -> list[Any]:
@@ -172,14 +186,8 @@ class Session:
     ) -> Program | Future[Program]:
         key = self._key(dims, specs, dtype)
         batch = key[4]
-        try:
+        with _building(dims):
             started = start_program(key, self.checker, dict(dims), dtype, specs, batch)
-        except CheckerFault:
-            raise
-        except Exception as e:
-            raise CheckerFault(
-                f"building the JAX program failed at dims {format_dims(dims)}: {explain(e)}"
-            ) from e
         if isinstance(started, Future):
             self._started.add(key)
         elif started.source == "store" and key not in self._counted:
@@ -215,23 +223,21 @@ class Session:
         else:
             start = time.perf_counter()
             try:
-                prog = started.result()
-            except CheckerFault:
-                raise
-            except Exception as e:
-                raise CheckerFault(
-                    f"building the JAX program failed at dims {format_dims(dims)}: {explain(e)}"
-                ) from e
+                with _building(dims):
+                    prog = started.result()
             finally:
                 self.totals["compile_wait_s"] += time.perf_counter() - start
         if key in self._started and key not in self._counted:
             # compiled for this session (perhaps finished before it was asked for)
             self._counted.add(key)
-            self.compiled += 1
-            self.totals["compile_s"] += prog.compile_s
-            self.totals["trace_s"] += prog.trace_s
-            self.totals["xla_s"] += prog.xla_s
+            self._count_compiled(prog)
         return prog
+
+    def _count_compiled(self, prog: Program) -> None:
+        self.compiled += 1
+        self.totals["compile_s"] += prog.compile_s
+        self.totals["trace_s"] += prog.trace_s
+        self.totals["xla_s"] += prog.xla_s
 
     def run(
         self, progs: Sequence[Program], batch: Mapping[str, np.ndarray]
@@ -258,20 +264,10 @@ class Session:
     def _rebuild(self, prog: Program) -> None:
         """Replace a stored program's executable by a fresh compilation (and re-file it)."""
         assert prog.origin is not None
-        dims = prog.origin[0]
-        try:
+        with _building(prog.origin[0]):
             fresh = recompile(prog)
-        except CheckerFault:
-            raise
-        except Exception as e:
-            raise CheckerFault(
-                f"building the JAX program failed at dims {format_dims(dims)}: {explain(e)}"
-            ) from e
         prog.fn, prog.source = fresh.fn, "compiled"
-        self.compiled += 1
-        for k, v in (("compile_s", fresh.compile_s), ("trace_s", fresh.trace_s)):
-            self.totals[k] += v
-        self.totals["xla_s"] += fresh.xla_s
+        self._count_compiled(fresh)
 
     def sample(
         self, specs: Mapping[str, InputSpec], dims: Mapping[str, int], trials: range

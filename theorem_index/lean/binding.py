@@ -123,13 +123,10 @@ class BindingRules(Cursor):
             if kind == "sym" and tx in ("=>", "↦"):
                 break
             if kind == "id":
-                names = self.idents()
-                if self.at(":"):
-                    self.i += 1
-                    ty = self.expr(0)
-                    binders.append(Binder("plain", names, ty, span=self.span(bstart)))
+                binder, typed = self.plain_binder(bstart)
+                binders.append(binder)
+                if typed:
                     break
-                binders.append(Binder("plain", names, span=self.span(bstart)))
             elif kind == "sym" and tx == "(" and self.binder_paren_ahead():
                 binders.append(self.bracketed())
             elif kind == "sym" and tx in ("{", "⦃", "["):
@@ -147,6 +144,15 @@ class BindingRules(Cursor):
         body = self.expr(0)
         return Lam(tuple(binders), body, span=self.span(start)), FUN_PREC
 
+    def plain_binder(self, bstart: int) -> tuple[Binder, bool]:
+        """`x y` or `x y : T` without brackets; a type ends the binder list (True)."""
+        names = self.idents()
+        if self.at(":"):
+            self.i += 1
+            ty = self.expr(0)
+            return Binder("plain", names, ty, span=self.span(bstart)), True
+        return Binder("plain", names, span=self.span(bstart)), False
+
     def quant(self, rbp: int) -> tuple[Term, int]:
         if QUANT_PREC < rbp:
             raise self.expected("term")
@@ -160,13 +166,10 @@ class BindingRules(Cursor):
             tx = self.t[self.i]
             bstart = self.s[self.i]
             if kind == "id":
-                names = self.idents()
-                if self.at(":"):
-                    self.i += 1
-                    ty = self.expr(0)
-                    binders.append(Binder("plain", names, ty, span=self.span(bstart)))
+                binder, typed = self.plain_binder(bstart)
+                binders.append(binder)
+                if typed:
                     break
-                binders.append(Binder("plain", names, span=self.span(bstart)))
                 if q in ("∀ᶠ", "∃ᶠ") and self.at("in"):
                     self.i += 1
                     bound = ("in", self.expr(0))

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from contract_support import CONTRACT_RESULT_KEYS
 from db_support import REPO, batch, document, theorem
 from sqlalchemy.orm import Session
 
@@ -23,23 +24,6 @@ from app.cli import main
 from app.db import make_engine
 from app.services.ingest import ingest_batch
 from theorem_index.readers.errors import BINARY
-
-CONTRACT_RESULT_KEYS = {
-    "name",
-    "status",
-    "checker",
-    "reason",
-    "trials",
-    "seed",
-    "dtype",
-    "dims",
-    "max_abs_err",
-    "max_rel_err",
-    "atol",
-    "rtol",
-    "duration_s",
-    "device",
-}
 
 
 def cli(

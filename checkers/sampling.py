@@ -101,8 +101,15 @@ def ones(stream: Stream, shape: tuple[int, ...]) -> np.ndarray:
 STRESS_CYCLE = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1e-3, 10.0)
 
 
+def stress_scales(trials: np.ndarray, dtype: str) -> np.ndarray:
+    """The stress scale of each trial number (1 in the low-precision modes)."""
+    if dtype != "float64":
+        return np.ones(np.shape(trials))
+    return np.asarray(STRESS_CYCLE)[np.asarray(trials) % len(STRESS_CYCLE)]
+
+
 def stress_scale(trial: int, dtype: str) -> float:
-    return STRESS_CYCLE[trial % len(STRESS_CYCLE)] if dtype == "float64" else 1.0
+    return float(stress_scales(np.asarray(trial), dtype))
 
 
 def apply_constraint(x: np.ndarray, constraint: str | None) -> np.ndarray:
@@ -159,10 +166,10 @@ class FinPlan:
             n *= h
         return n
 
-    def tuple_for(self, trial: int) -> dict[str, int]:
-        """The enumerated index tuple of a trial (row-major, first input slowest)."""
+    def tuple_for(self, trial: np.ndarray) -> dict[str, np.ndarray]:
+        """The enumerated index tuple of each trial (row-major, first input slowest)."""
         rest = trial % self.total
-        values: dict[str, int] = {}
+        values: dict[str, np.ndarray] = {}
         for name, high in zip(reversed(self.names), reversed(self.highs), strict=True):
             rest, values[name] = divmod(rest, high)
         return {n: values[n] for n in self.names}
@@ -228,15 +235,11 @@ def sample_batch(
     values: dict[str, np.ndarray] = {}
     shift = t
     if plan.enumerated:
-        # trial t takes tuple number t mod P, row-major (the first input varies slowest)
-        rest = t % plan.total
-        for name, high in zip(reversed(plan.names), reversed(plan.highs), strict=True):
-            rest, values[name] = np.divmod(rest, high)
+        values.update(plan.tuple_for(t))  # trial t takes tuple number t mod P
         # when index tuples repeat every P trials, shift the stress cycle by one per round
         # so that each tuple meets every scale rather than always the same one
         shift = t + t // plan.total
-    cycle = np.asarray(STRESS_CYCLE if dtype == "float64" else (1.0,))
-    scales = cycle[shift % len(cycle)]
+    scales = stress_scales(shift, dtype)
     for name, spec in specs.items():
         if name not in values:
             values[name] = sample_input(spec, Stream(input_key(base, name), t), scales)

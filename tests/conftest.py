@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -24,3 +25,22 @@ def seeds_dir() -> Path:
 @pytest.fixture(scope="session")
 def seed_page(seeds_dir: Path) -> Path:
     return seeds_dir / SEED_PAGE
+
+
+# The public Lean project the seeds come from (brettkoonce/lean4-mlir), checked out
+# beside the repository or named by $PROOFBRIDGE_UPSTREAM_TREE: its LeanMlir/Proofs tree.
+UPSTREAM_TREE = Path(
+    os.environ.get("PROOFBRIDGE_UPSTREAM_TREE")
+    or REPO.parent / "lean4-mlir" / "LeanMlir" / "Proofs"
+)
+
+
+@pytest.fixture(scope="session")
+def upstream_tree() -> Path:
+    """The upstream LeanMlir/Proofs tree, read in place; skips, saying so, when absent."""
+    if not UPSTREAM_TREE.is_dir():
+        pytest.skip(
+            f"the upstream Lean tree is not at {UPSTREAM_TREE} (check out brettkoonce/lean4-mlir "
+            "beside the repository, or set PROOFBRIDGE_UPSTREAM_TREE)"
+        )
+    return UPSTREAM_TREE

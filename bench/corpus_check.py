@@ -1,0 +1,177 @@
+"""Ingest and check a whole Lean tree; the standing correctness and speed benchmark.
+
+    python bench/corpus_check.py ../lean4-mlir/LeanMlir/Proofs
+    python bench/corpus_check.py ../lean4-mlir/LeanMlir/Proofs --against 42a2fba --trials 16
+
+For the working tree (and, with `--against REV`, for commit REV checked out into a
+temporary worktree, measured in the same run) it runs `proofbridge ingest PATH` and
+`proofbridge check --json` in fresh processes on a fresh embedded database and a fresh
+compilation cache, and writes `OUT/<label>.json`: the counts by status, the vacuous share
+of the passes, every `fail` and `error` with its reason, the wall time and the peak
+resident memory of each phase. Every fail or error on a tree that is proved in Lean is
+a defect of ProofBridge; the benchmark exits 1 when there is one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _timed(cmd: list[str], *, cwd: Path, env: dict[str, str], out: Path) -> tuple[float, int, int]:
+    """Run `cmd`, stdout to `out`; (wall seconds, peak RSS in MB, exit code)."""
+    rss_file = out.with_suffix(".rss")
+    start = time.perf_counter()
+    with out.open("wb") as sink, out.with_suffix(".stderr").open("wb") as err:
+        proc = subprocess.run(
+            ["/usr/bin/time", "-f", "%M", "-o", str(rss_file), *cmd],
+            cwd=cwd,
+            env=env,
+            stdout=sink,
+            stderr=err,
+            check=False,
+        )
+    wall = time.perf_counter() - start
+    try:
+        rss_mb = int(rss_file.read_text().split()[-1]) // 1024
+    except (OSError, ValueError, IndexError):
+        rss_mb = -1
+    return wall, rss_mb, proc.returncode
+
+
+def run_tree(source: Path, tree: Path, *, label: str, out: Path, trials: int, seed: int) -> dict:
+    data = Path(tempfile.mkdtemp(prefix=f"corpus-{label}-"))
+    env = dict(os.environ)
+    env.update(
+        PROOFBRIDGE_DATA_DIR=str(data),
+        PROOFBRIDGE_DATABASE_URL=f"sqlite:///{data}/proofbridge.db",
+        PROOFBRIDGE_JAX_CACHE_DIR=str(data / "jax-cache"),
+        PYTHONPATH=str(source),
+    )
+    env.pop("PROOFBRIDGE_BROKER_URL", None)
+    py = [sys.executable, "-m", "app"]
+    report: dict[str, Any] = {"label": label, "source": str(source), "trials": trials}
+    try:
+        wall, rss, rc = _timed(
+            [*py, "ingest", str(tree), "--json"], cwd=source, env=env, out=out / f"{label}.ingest"
+        )
+        report["ingest"] = {"wall_s": round(wall, 1), "peak_rss_mb": rss, "exit": rc}
+        print(f"[{label}] ingest: {wall:.1f} s, {rss} MB, exit {rc}", flush=True)
+        cmd = [*py, "check", "--json", "--trials", str(trials), "--seed", str(seed)]
+        wall, rss, rc = _timed(cmd, cwd=source, env=env, out=out / f"{label}.check")
+        report["check"] = {"wall_s": round(wall, 1), "peak_rss_mb": rss, "exit": rc}
+        print(f"[{label}] check: {wall:.1f} s, {rss} MB, exit {rc}", flush=True)
+        try:
+            results = json.loads((out / f"{label}.check").read_text())
+        except ValueError:
+            results = []
+        report.update(summarise(results))
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
+    return report
+
+
+def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
+    counts = Counter(r["status"] for r in results)
+    passes = [r for r in results if r["status"] == "pass"]
+    with_vacuous = [r for r in passes if (r.get("vacuous_trials") or 0) > 0]
+    mostly = [r for r in passes if _vacuous_share(r) > 0.25]
+    return {
+        "theorems": len(results),
+        "counts": dict(sorted(counts.items())),
+        "passes_with_vacuous_trials": len(with_vacuous),
+        "passes_over_quarter_vacuous": len(mostly),
+        "problems": [
+            {"name": r["name"], "status": r["status"], "reason": r.get("reason", "")}
+            for r in results
+            if r["status"] in ("fail", "error")
+        ],
+        "unsupported_reasons": Counter(
+            (r.get("reason") or "")[:80] for r in results if r["status"] == "unsupported"
+        ).most_common(25),
+    }
+
+
+def _vacuous_share(r: dict[str, Any]) -> float:
+    total = (r.get("trials") or 0) * max(1, len(r.get("draws") or [None]))
+    return (r.get("vacuous_trials") or 0) / total if total else 0.0
+
+
+def _worktree(rev: str) -> Path:
+    path = Path(tempfile.mkdtemp(prefix=f"corpus-ref-{rev[:12]}-"))
+    subprocess.run(
+        ["git", "worktree", "add", "--detach", str(path), rev],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("tree", type=Path, help="a Lean tree, e.g. lean4-mlir/LeanMlir/Proofs")
+    ap.add_argument("--trials", type=int, default=16)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--against", metavar="REV", help="also measure commit REV, in the same run")
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "corpus")
+    args = ap.parse_args(argv)
+    if not args.tree.is_dir():
+        print(f"corpus_check: {args.tree} is not a folder", file=sys.stderr)
+        return 2
+    args.out.mkdir(parents=True, exist_ok=True)
+    tree = args.tree.resolve()
+    reports = []
+    ref = _worktree(args.against) if args.against else None
+    try:
+        if ref is not None:
+            reports.append(
+                run_tree(
+                    ref,
+                    tree,
+                    label=f"ref-{args.against}",
+                    out=args.out,
+                    trials=args.trials,
+                    seed=args.seed,
+                )
+            )
+        reports.append(
+            run_tree(ROOT, tree, label="head", out=args.out, trials=args.trials, seed=args.seed)
+        )
+    finally:
+        if ref is not None:
+            subprocess.run(
+                ["git", "worktree", "remove", "--force", str(ref)],
+                cwd=ROOT,
+                check=False,
+                capture_output=True,
+            )
+    for rep in reports:
+        (args.out / f"{rep['label']}.json").write_text(json.dumps(rep, indent=1) + "\n")
+        print(
+            f"{rep['label']}: {rep['theorems']} theorems {rep['counts']}; passes with vacuous "
+            f"trials {rep['passes_with_vacuous_trials']} (over a quarter: "
+            f"{rep['passes_over_quarter_vacuous']}); check {rep['check']['wall_s']} s, "
+            f"{rep['check']['peak_rss_mb']} MB"
+        )
+        for p in rep["problems"]:
+            print(f"  {p['status']}: {p['name']}: {p['reason'][:200]}")
+    if len(reports) == 2:
+        ratio = reports[0]["check"]["wall_s"] / max(reports[1]["check"]["wall_s"], 1e-9)
+        print(f"check speed-up of the working tree over {args.against}: {ratio:.2f}x")
+    return 1 if reports[-1]["problems"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -123,6 +123,9 @@ def test_read_theorem_serves_definition(examples: TestClient) -> None:
         "dependencies": [],
         "version": "",
         "assumptions": [],
+        "statement": "",
+        "statement_matches": None,
+        "statement_difference": "",
     }
 
 

@@ -339,7 +339,7 @@ def first_difference(
     for k in range(max(len(bs_a), len(bs_b))):
         a = bs_a[k] if k < len(bs_a) else None
         b = bs_b[k] if k < len(bs_b) else None
-        if a is None or b is None or a.names != b.names:
+        if a is None or b is None or a.names != b.names or a.kind != b.kind:
             return Difference((f"binder {k + 1}",), _show(a), _show(b))
     ren: _Ren = ({}, {})
     found, ren = _bind(bs_a, bs_b, (), ren)

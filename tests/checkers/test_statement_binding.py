@@ -14,7 +14,17 @@ import dataclasses
 import jax.numpy as jnp
 import pytest
 
-from checkers import REGISTRY, Environment, RegistrationError, Registry, check, describe, repro
+from checkers import (
+    REGISTRY,
+    CheckResult,
+    Environment,
+    RegistrationError,
+    Registry,
+    check,
+    describe,
+    repro,
+)
+from checkers.crosscheck import combine
 from checkers.registry import real
 from theorem_index import read_paths
 from theorem_index.model import Declaration
@@ -246,3 +256,36 @@ def test_upstream_source_statements_match_registered(upstream_tree):
         assert name in env
         binding = env.binding(name)
         assert binding is not None and binding.matches, (name, binding)
+
+
+def _result(status: str, reason: str) -> CheckResult:
+    return CheckResult(name="Test.t", status=status, checker="registered", reason=reason)
+
+
+@pytest.mark.parametrize(
+    ("mine", "twin", "status", "reason"),
+    [
+        ("pass", "pass", "pass", "r; the derived checker agreed (pass)"),
+        ("fail", "fail", "fail", "r; the derived checker agreed (fail)"),
+        (
+            "pass",
+            "fail",
+            "error",
+            "the registered and derived checkers disagree: registered says pass (r); "
+            "derived says fail (d)",
+        ),
+        (
+            "fail",
+            "error",
+            "error",
+            "the registered and derived checkers disagree: registered says fail (r); "
+            "derived says error (d)",
+        ),
+        ("pass", "unsupported", "pass", "r; the derived checker could not check it: d"),
+        ("unsupported", "fail", "fail", "the registered checker could not check it (r); d"),
+    ],
+)
+def test_combine_registered_and_derived_verdicts(mine, twin, status, reason):
+    derived = dataclasses.replace(_result(twin, "d"), checker="derived")
+    combined = combine(_result(mine, "r"), derived)
+    assert (combined.status, combined.reason) == (status, reason)

@@ -8,8 +8,10 @@ picked into the theorem's result (see `checkers.binding` for the rule):
 - a registered checker whose statement matches the ingested one: both it and
   the derived twin run with the same trials, seed, dtype and dims (so both
   draw the same dims and the same inputs); agreement reports the registered
-  result with a note, a disagreement (one passes and the other does not, or
-  they fail differently) is an `error` naming both verdicts.
+  result with a note; a disagreement (their statuses differ: a pass against a
+  fail or an error, or a fail against an error) is an `error` naming both
+  verdicts. A twin that cannot check (`unsupported`) leaves the registered
+  result standing, with a note saying so.
 
 The twin runs without shrinking: only its verdict is compared, and a
 disagreement carries the counterexample of whichever side failed.

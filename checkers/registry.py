@@ -165,7 +165,12 @@ def index_map(m: Size, high: Size) -> InputTemplate:
 
 @dataclass(frozen=True, eq=False)
 class RegisteredChecker:
-    """One registry entry; implements the `Checker` protocol."""
+    """One registry entry; implements the `Checker` protocol.
+
+    `statement` is the Lean text of the theorem the checker was written for and
+    `signature` its parsed binders and statement; a check runs the entry only
+    where that statement is the one ingested under `name` (or none is).
+    """
 
     name: str
     function: BuildFn

@@ -94,7 +94,21 @@ def _ingested_text(decl: Declaration) -> str:
 
 
 def bind(entry: RegisteredChecker, decl: Declaration | None, known: KnownNames) -> StatementBinding:
-    """Compare the statement `entry` was written for with `decl`, ingested under its name."""
+    """Compare the statement `entry` was written for with `decl`, ingested under its name.
+
+    Never raises: a comparison that breaks counts as a difference (the registered
+    checker is then set aside, never trusted)."""
+    try:
+        return _bind(entry, decl, known)
+    except Exception as e:  # an analyser bug must not make a registered result count
+        ingested = "" if decl is None else _ingested_text(decl)
+        why = f"the comparison, which raised {type(e).__name__}: {e}"
+        return StatementBinding(DIFFERS, entry.statement, ingested, why)
+
+
+def _bind(
+    entry: RegisteredChecker, decl: Declaration | None, known: KnownNames
+) -> StatementBinding:
     registered = entry.statement
     if decl is None:
         return StatementBinding(NOT_INGESTED, registered)

@@ -289,3 +289,14 @@ def test_combine_registered_and_derived_verdicts(mine, twin, status, reason):
     derived = dataclasses.replace(_result(twin, "d"), checker="derived")
     combined = combine(_result(mine, "r"), derived)
     assert (combined.status, combined.reason) == (status, reason)
+
+
+def test_comparison_that_raises_sets_registered_checker_aside(monkeypatch, seed_decls):
+    def broken(*args, **kwargs):
+        raise RuntimeError("analyser bug")
+
+    monkeypatch.setattr("checkers.binding.analyse_declaration", broken)
+    env = Environment.from_declarations(seed_decls, derive=None)
+    result = check("Proofs.pdiv_rowLN_beta", env, **FAST)
+    assert (result.status, result.checker) == ("error", "registered")
+    assert "they differ at the comparison, which raised RuntimeError: analyser bug" in result.reason

@@ -65,6 +65,7 @@ def load_derive_hook() -> DeriveHook | Unsupported:
 
 
 _DEFAULT: Any = object()
+_NO_REGISTERED = "no registered checker, and "
 
 
 class Environment:
@@ -184,9 +185,9 @@ class Environment:
                 if _is_checker(derived):
                     return derived
                 assert isinstance(derived, Unsupported)
+                why = derived.reason.removeprefix(_NO_REGISTERED)
                 return StatementMismatch(
-                    f"{binding.explain(full=True)}; no derived checker takes its place "
-                    f"({derived.reason})"
+                    f"{binding.explain(full=True)}; no derived checker takes its place ({why})"
                 )
         decl = self._declarations.get(name)
         if decl is None:
@@ -201,7 +202,7 @@ class Environment:
         if self._derive is _DEFAULT:
             hook = load_derive_hook()
         elif self._derive is None:
-            hook = Unsupported("no registered checker, and derived checkers are switched off")
+            hook = Unsupported(f"{_NO_REGISTERED}derived checkers are switched off")
         else:
             hook = self._derive
         if isinstance(hook, Unsupported):

@@ -111,8 +111,7 @@ def test_check_mutated_statement_without_derived_is_error(seed_decls, name, muta
     assert result.reason == (
         f"registered checker set aside: it was written for `{REGISTRY[name].statement}`, "
         f"but `{ingested.binders} : {ingested.statement}` is ingested; they differ at {where}; "
-        "no derived checker takes its place "
-        "(no registered checker, and derived checkers are switched off)"
+        "no derived checker takes its place (derived checkers are switched off)"
     )
     assert describe(name, env).kind == "registered"
     assert repro(name, env, seed=0, dims={}).result.status == "error"

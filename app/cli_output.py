@@ -131,6 +131,11 @@ def print_theorem(detail: schemas.TheoremDetail) -> None:
     print(f"\nchecker: {checker.kind}" + (f" ({checker.reason})" if checker.reason else ""))
     if checker.dependencies:
         print(f"  uses: {', '.join(checker.dependencies)}")
+    if checker.statement:
+        print(f"  registered for: {checker.statement}")
+        if checker.statement_matches is not None:
+            same = "yes" if checker.statement_matches else f"no, {checker.statement_difference}"
+            print(f"  matches the ingested statement: {same}")
     print(f"status: {detail.status}" + (" (stale: needs a rerun)" if detail.stale else ""))
     if detail.results:
         print("results (newest first):")

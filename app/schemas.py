@@ -127,6 +127,11 @@ class CheckerOut(BaseModel):
     dependencies: list[str] = Field(default_factory=list)
     version: str = ""
     assumptions: list[str] = Field(default_factory=list)
+    # where a checker is registered under the name: the Lean text it was written for, and
+    # whether that is the statement ingested (null: not known, or nothing to compare)
+    statement: str = ""
+    statement_matches: bool | None = None
+    statement_difference: str = ""
 
 
 class TheoremDetail(BaseModel):

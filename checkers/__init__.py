@@ -11,8 +11,9 @@ turns on the persistent compilation cache when $PROOFBRIDGE_JAX_CACHE_DIR is set
 
 import checkers.registered  # noqa: F401  (fills REGISTRY with the hand-written checkers)
 from checkers.core import Checker, DimConstraint, InputSpec, ToleranceOverride, Unsupported
+from checkers.description import describe
 from checkers.environment import Environment, UnknownTheorem
-from checkers.harness import check, describe, repro, run_checker
+from checkers.harness import check, repro, run_checker
 from checkers.jaxsetup import configure_compilation_cache, device_kind
 from checkers.registry import REGISTRY, RegistrationError, Registry, register
 from checkers.result import CheckerInfo, CheckResult, Counterexample, Repro

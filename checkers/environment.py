@@ -6,7 +6,10 @@ and the definitions whose equations give semantics) by fully qualified name.
 the one derived from the statement by the hook `derive(name, env) -> Checker |
 Unsupported`, which `checkers.derived.derive` provides. When that module is
 not there, or it cannot handle the statement, the theorem is unsupported and
-the reason says why.
+the reason says why. A registered checker is taken only for the statement it
+was written for (`binding(name)`, see `checkers.binding`): when the ingested
+statement differs, the derived checker is taken instead, or, when there is
+none, a `StatementMismatch` (an error) that says where the two differ.
 """
 
 from __future__ import annotations
@@ -16,8 +19,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from checkers.binding import StatementBinding, StatementMismatch, bind
 from checkers.core import Checker, Unsupported
 from checkers.registry import REGISTRY, Registry
+from theorem_index.lean import KnownNames
 
 if TYPE_CHECKING:
     from theorem_index.model import Declaration
@@ -60,6 +65,7 @@ def load_derive_hook() -> DeriveHook | Unsupported:
 
 
 _DEFAULT: Any = object()
+_NO_REGISTERED = "no registered checker, and "
 
 
 class Environment:
@@ -77,6 +83,7 @@ class Environment:
         self._registry = REGISTRY if registry is None else registry
         self._derive = derive
         self._resolved: dict[tuple[str, str], Checker | Unsupported] = {}
+        self._bindings: dict[str, StatementBinding] = {}
         self.duplicates = duplicates
 
     @classmethod
@@ -140,12 +147,24 @@ class Environment:
 
     # --- checkers ----------------------------------------------------------
 
+    def binding(self, name: str) -> StatementBinding | None:
+        """How the registered checker of `name` relates to the statement ingested under
+        that name (cached); None when no checker is registered for it."""
+        entry = self._registry.get(name)
+        if entry is None:
+            return None
+        if name not in self._bindings:
+            known = KnownNames([*self._declarations, *entry.dependencies])
+            self._bindings[name] = bind(entry, self._declarations.get(name), known)
+        return self._bindings[name]
+
     def resolve(self, name: str, *, prefer: str = "registered") -> Checker | Unsupported:
         """The checker of a theorem, or Unsupported with the reason.
 
-        prefer='registered' (the default) takes a registered checker first, else
-        the derived one; prefer='derived' asks only the derive hook (to
-        cross-check a registered checker against its derived twin).
+        prefer='registered' (the default) takes a registered checker first when
+        it was written for the ingested statement (or nothing is ingested under
+        its name), else the derived one; prefer='derived' asks only the derive
+        hook (to cross-check a registered checker against its derived twin).
         Raises UnknownTheorem when the name is neither declared nor registered.
         """
         if prefer not in ("registered", "derived"):
@@ -158,8 +177,18 @@ class Environment:
     def _resolve(self, name: str, prefer: str) -> Checker | Unsupported:
         if prefer == "registered":
             entry = self._registry.get(name)
-            if entry is not None:
-                return entry
+            binding = self.binding(name)
+            if entry is not None and binding is not None:
+                if binding.usable:
+                    return entry
+                derived = self.resolve(name, prefer="derived")
+                if _is_checker(derived):
+                    return derived
+                assert isinstance(derived, Unsupported)
+                why = derived.reason.removeprefix(_NO_REGISTERED)
+                return StatementMismatch(
+                    f"{binding.explain(full=True)}; no derived checker takes its place ({why})"
+                )
         decl = self._declarations.get(name)
         if decl is None:
             if prefer == "registered":
@@ -173,7 +202,7 @@ class Environment:
         if self._derive is _DEFAULT:
             hook = load_derive_hook()
         elif self._derive is None:
-            hook = Unsupported("no registered checker, and derived checkers are switched off")
+            hook = Unsupported(f"{_NO_REGISTERED}derived checkers are switched off")
         else:
             hook = self._derive
         if isinstance(hook, Unsupported):

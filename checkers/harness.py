@@ -26,7 +26,9 @@ from typing import Any
 
 import numpy as np
 
+from checkers.binding import StatementMismatch
 from checkers.core import REAL, Checker, Unsupported
+from checkers.crosscheck import SET_ASIDE, settle
 from checkers.environment import DerivationError, Environment
 from checkers.evaluation import (
     DrawOutcome,
@@ -37,7 +39,7 @@ from checkers.evaluation import (
 )
 from checkers.jaxsetup import device_kind
 from checkers.programs import CheckerFault
-from checkers.result import CheckerInfo, CheckResult, Counterexample, Repro
+from checkers.result import CheckResult, Counterexample, Repro
 from checkers.sampling import DimsError, draw_dims
 from checkers.shrink import shrink
 from checkers.tolerance import DTYPES, tolerance_for
@@ -306,11 +308,14 @@ def _stats(session: Session, draws: Sequence[DrawOutcome]) -> dict[str, Any]:
 def _not_checked(name: str, target: Unsupported, trials: int, seed: int, dtype: str) -> CheckResult:
     broken = isinstance(target, DerivationError)  # deriving raised: the machinery broke
     status, checker = ("error", "derived") if broken else ("unsupported", "none")
+    reason = target.reason
+    if isinstance(target, StatementMismatch):  # written for another statement
+        status, checker, reason = "error", "registered", f"{SET_ASIDE}: {reason}"
     return CheckResult(
         name=name,
         status=status,
         checker=checker,
-        reason=target.reason,
+        reason=reason,
         trials=trials,
         seed=seed,
         dtype=dtype,
@@ -332,40 +337,32 @@ def check(
 ) -> CheckResult:
     """Check one theorem of `env` (see CHECKERS_API / CONTRACT.md).
 
-    Never raises for a checker problem (status 'error' with the reason); raises
-    ValueError for bad arguments and UnknownTheorem for a name that is neither
-    declared nor registered.
+    A registered checker answers only for the statement it was written for,
+    and is checked against the derived twin (`checkers.crosscheck`); with
+    prefer='derived' only the derived checker runs. Never raises for a checker
+    problem (status 'error' with the reason); raises ValueError for bad
+    arguments and UnknownTheorem for a name that is neither declared nor
+    registered.
     """
     _check_args(trials, seed, dtype, draws)
     target = env.resolve(name, prefer=prefer)
     if isinstance(target, Unsupported):
         return _not_checked(name, target, trials, seed, dtype)
-    return run_checker(
-        target,
-        trials=trials,
-        seed=seed,
-        dtype=dtype,
-        dims=dims,
-        draws=draws,
-        shrink_failures=shrink,
-    )
 
+    def run(checker: Checker, shrink_failures: bool) -> CheckResult:
+        return run_checker(
+            checker,
+            trials=trials,
+            seed=seed,
+            dtype=dtype,
+            dims=dims,
+            draws=draws,
+            shrink_failures=shrink_failures,
+        )
 
-def describe(name: str, env: Environment, *, prefer: str = "registered") -> CheckerInfo:
-    """Which checker a theorem gets; computes nothing."""
-    target = env.resolve(name, prefer=prefer)
-    if isinstance(target, Unsupported):
-        return CheckerInfo(kind="unsupported", reason=target.reason)
-    kind = getattr(target, "kind", "derived")
-    reason = getattr(target, "description", "") or f"{kind} checker"
-    return CheckerInfo(
-        kind=kind if kind in ("registered", "derived") else "derived",
-        reason=str(reason),
-        dependencies=tuple(getattr(target, "dependencies", ()) or ()),
-        version=str(getattr(target, "version", "")),
-        assumptions=tuple(getattr(target, "assumptions", ()) or ()),
-        dim_names=tuple(target.dim_names),
-    )
+    if prefer == "derived":
+        return run(target, shrink)
+    return settle(name, env, target, run, shrink)
 
 
 def repro(

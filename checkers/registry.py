@@ -2,6 +2,8 @@
 
     @register(
         "Proofs.sum_fin_prod",
+        statement="{M : Type u_1} [AddCommMonoid M] (m n : ℕ) (f : Fin (m * n) → M) : "
+        "∑ idx : Fin (m * n), f idx = ∑ r : Fin m, ∑ k : Fin n, f (finProdFinEquiv (r, k))",
         dims=("m", "n"),
         inputs={"f": real("m*n")},
         version="1",
@@ -9,9 +11,14 @@
     def sum_fin_prod(dims, dtype):
         ...                      # returns the function of one trial's inputs -> (lhs, rhs)
 
-Registration validates everything it can at once (the name, the dimension
-names, the input shapes against the dimensions, the dtypes, the tolerance)
-and refuses a second checker for the same theorem. Each entry is a
+Registration validates everything it can at once (the name, the statement
+the checker was written for, the dimension names, the input shapes against
+the dimensions, the dtypes, the tolerance) and refuses a second checker for
+the same theorem. The statement is the theorem's Lean text, binders and
+`: statement`, as a doc page prints it; it is parsed now with the project's
+Lean parser, and a check compares it with the statement ingested under the
+checker's name (`checkers.binding`): a hand-written checker answers only for
+the statement it was written for. Each entry is a
 `RegisteredChecker`, which implements the `Checker` protocol and whose `repr`
 is the registration that produced it.
 """
@@ -36,6 +43,7 @@ from checkers.core import (
 )
 from checkers.sampling import SAMPLERS
 from checkers.tolerance import DTYPES, validate_override
+from theorem_index.lean import Binder, LeanParseError, Term, parse_signature
 
 Size = int | str
 BuildFn = Callable[[Mapping[str, int], Any], Evaluation]
@@ -157,7 +165,12 @@ def index_map(m: Size, high: Size) -> InputTemplate:
 
 @dataclass(frozen=True, eq=False)
 class RegisteredChecker:
-    """One registry entry; implements the `Checker` protocol."""
+    """One registry entry; implements the `Checker` protocol.
+
+    `statement` is the Lean text of the theorem the checker was written for and
+    `signature` its parsed binders and statement; a check runs the entry only
+    where that statement is the one ingested under `name` (or none is).
+    """
 
     name: str
     function: BuildFn
@@ -171,6 +184,9 @@ class RegisteredChecker:
     assumptions: tuple[str, ...] = ()
     dependencies: tuple[str, ...] = ()
     locate: LocateFn | None = None
+    # the Lean text of the statement the checker was written for ("" when none was named)
+    statement: str = ""
+    signature: tuple[tuple[Binder, ...], Term] | None = field(default=None, repr=False)
     kind: str = field(default="registered", init=False)
 
     @property
@@ -219,6 +235,8 @@ class RegisteredChecker:
             parts.append(f"dependencies={self.dependencies!r}")
         if self.locate is not None:
             parts.append(f"locate={qual(self.locate)}")
+        if self.statement:
+            parts.append(f"statement={self.statement!r}")
         return f"register({', '.join(parts)})({qual(self.function)})"
 
 
@@ -233,6 +251,23 @@ def validate_name(name: Any) -> str:
             "(expected Namespace.name, e.g. 'Proofs.sum_fin_prod')"
         )
     return name
+
+
+def _parse_statement(
+    where: str, statement: Any
+) -> tuple[str, tuple[tuple[Binder, ...], Term] | None]:
+    """The statement text (whitespace collapsed) and its parsed binders and statement."""
+    if statement is None:
+        return "", None
+    if not isinstance(statement, str) or not statement.strip():
+        raise RegistrationError(
+            f"{where}: statement must be the theorem's Lean text, got {statement!r}"
+        )
+    text = " ".join(statement.split())
+    try:
+        return text, parse_signature(statement)
+    except LeanParseError as e:
+        raise RegistrationError(f"{where}: its statement does not parse: {e}") from None
 
 
 def _probe_dims(dims: Sequence[str], fixed: Mapping[str, int]) -> dict[str, int]:
@@ -279,10 +314,18 @@ class Registry:
         assumptions: Sequence[str] = (),
         dependencies: Sequence[str] = (),
         locate: LocateFn | None = None,
+        statement: str | None = None,
     ) -> Callable[[BuildFn], RegisteredChecker]:
-        """Validate a registration now; the decorated build function becomes the entry."""
+        """Validate a registration now; the decorated build function becomes the entry.
+
+        `statement` is the Lean text (binders, then `: statement`) of the theorem
+        the checker implements. A checker that names none checks only where
+        nothing is ingested under its name: it cannot be matched with an
+        ingested statement.
+        """
         entry_fields = self._validate(
             name,
+            statement=statement,
             inputs=inputs,
             dims=dims,
             dtypes=dtypes,
@@ -318,6 +361,7 @@ class Registry:
         self,
         name: str,
         *,
+        statement: Any,
         inputs: Any,
         dims: Any,
         dtypes: Any,
@@ -379,7 +423,10 @@ class Registry:
                 raise RegistrationError(f"{where}: {label} must be a sequence of strings")
         if locate is not None and not callable(locate):
             raise RegistrationError(f"{where}: locate must be callable, got {locate!r}")
+        text, signature = _parse_statement(where, statement)
         return {
+            "statement": text,
+            "signature": signature,
             "inputs": inputs if callable(inputs) else dict(inputs),
             "dims": dims,
             "dtypes": tuple(dtypes),

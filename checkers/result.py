@@ -237,7 +237,13 @@ class Repro:
 
 @dataclass(frozen=True)
 class CheckerInfo:
-    """Which checker a theorem gets, without computing anything."""
+    """Which checker a theorem gets, without computing anything.
+
+    Where a checker is registered under the theorem's name, `statement` is the
+    Lean text it was written for, `statement_matches` whether that is the
+    statement ingested (None: nothing ingested under the name) and
+    `statement_difference` where the two first differ.
+    """
 
     kind: str  # 'registered' | 'derived' | 'unsupported'
     reason: str
@@ -245,6 +251,9 @@ class CheckerInfo:
     version: str = ""
     assumptions: tuple[str, ...] = ()
     dim_names: tuple[str, ...] = ()
+    statement: str = ""
+    statement_matches: bool | None = None
+    statement_difference: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -254,4 +263,7 @@ class CheckerInfo:
             "version": self.version,
             "assumptions": list(self.assumptions),
             "dim_names": list(self.dim_names),
+            "statement": self.statement,
+            "statement_matches": self.statement_matches,
+            "statement_difference": self.statement_difference,
         }

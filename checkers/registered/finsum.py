@@ -20,11 +20,11 @@ def _locate(dims: Mapping[str, int], inputs: Mapping[str, Any]) -> str | None:
     )
 
 
-# theorem Proofs.sum_fin_prod {M : Type u_1} [AddCommMonoid M] (m n : ℕ) (f : Fin (m * n) → M) :
-#   ∑ idx : Fin (m * n), f idx = ∑ r : Fin m, ∑ k : Fin n, f (finProdFinEquiv (r, k))
 # checked at M := ℝ.
 @register(
     "Proofs.sum_fin_prod",
+    statement="""{M : Type u_1} [AddCommMonoid M] (m n : ℕ) (f : Fin (m * n) → M) :
+        ∑ idx : Fin (m * n), f idx = ∑ r : Fin m, ∑ k : Fin n, f (finProdFinEquiv (r, k))""",
     dims=("m", "n"),
     inputs={"f": real("m*n")},
     version="1",

@@ -22,13 +22,13 @@ from checkers.registered import lean
 from checkers.registry import fin, real, register
 
 # --- Proofs.vit_rowDenseW_grad_bridge ---------------------------------------------
-#
-# theorem Proofs.vit_rowDenseW_grad_bridge {N a c : ℕ} (bb : Vec c) (X : Mat N a)
-#     (W : Mat a c) (dy : Vec (N * c)) (i : Fin a) (j : Fin c) :
-#   rowDense_weight_grad X (Mat.unflatten dy) i j
-#     = ∑ o : Fin (N * c), pdiv (fun (v : Vec (a * c)) =>
-#         Mat.flatten fun (r : Fin N) => dense (Mat.unflatten v) bb (X r))
-#         W.flatten (finProdFinEquiv (i, j)) o * dy o
+
+ROW_DENSE_W_STATEMENT = """{N a c : ℕ} (bb : Vec c) (X : Mat N a)
+    (W : Mat a c) (dy : Vec (N * c)) (i : Fin a) (j : Fin c) :
+  rowDense_weight_grad X (Mat.unflatten dy) i j
+    = ∑ o : Fin (N * c), pdiv (fun (v : Vec (a * c)) =>
+        Mat.flatten fun (r : Fin N) => dense (Mat.unflatten v) bb (X r))
+        W.flatten (finProdFinEquiv (i, j)) o * dy o"""
 
 
 def _row_dense_weight_grad(X: Any, dY: Any, i: Any, j: Any) -> Any:
@@ -82,6 +82,7 @@ def _locate_dense(dims: Mapping[str, int], inputs: Mapping[str, Any]) -> str | N
 
 @register(
     "Proofs.vit_rowDenseW_grad_bridge",
+    statement=ROW_DENSE_W_STATEMENT,
     dims=("N", "a", "c"),
     inputs={
         "bb": real("c"),
@@ -110,11 +111,11 @@ def vit_rowDenseW_grad_bridge(dims: Mapping[str, int], dtype: Any) -> Evaluation
 
 
 # --- Proofs.pdiv_rowLN_beta --------------------------------------------------------
-#
-# theorem Proofs.pdiv_rowLN_beta (N D : ℕ) (ε γ : ℝ) (X : Mat N D) (β : Vec 1) (i : Fin 1)
-#     (idx : Fin (N * D)) :
-#   pdiv (fun (β' : Vec 1) => Mat.flatten fun (r : Fin N) => layerNormForward D ε γ (β' 0) (X r))
-#     β i idx = 1
+
+ROW_LN_BETA_STATEMENT = """(N D : ℕ) (ε γ : ℝ) (X : Mat N D) (β : Vec 1) (i : Fin 1)
+    (idx : Fin (N * D)) :
+  pdiv (fun (β' : Vec 1) => Mat.flatten fun (r : Fin N) => layerNormForward D ε γ (β' 0) (X r))
+    β i idx = 1"""
 
 
 def _rowwise_ln_of_beta(D: int, eps: Any, gamma: Any, X: Any) -> Any:
@@ -158,6 +159,7 @@ def _locate_ln(dims: Mapping[str, int], inputs: Mapping[str, Any]) -> str | None
 
 @register(
     "Proofs.pdiv_rowLN_beta",
+    statement=ROW_LN_BETA_STATEMENT,
     dims=("N", "D"),
     inputs={
         "ε": real(),

@@ -30,6 +30,19 @@ def _theorem(name: str, statement: str = "1 = 1") -> Declaration:
     )
 
 
+def _sum_fin_prod() -> Declaration:
+    """`Proofs.sum_fin_prod` with the statement its registered checker was written for."""
+    return Declaration(
+        name="Proofs.sum_fin_prod",
+        kind="theorem",
+        module="Proofs.Test",
+        binders="{M : Type u_1} [AddCommMonoid M] (m n : ℕ) (f : Fin (m * n) → M)",
+        statement=(
+            "∑ idx : Fin (m * n), f idx = ∑ r : Fin m, ∑ k : Fin n, f (finProdFinEquiv (r, k))"
+        ),
+    )
+
+
 def _definition(name: str) -> Declaration:
     return Declaration(
         name=name,
@@ -84,7 +97,7 @@ def test_resolve_registered_before_derived():
         calls.append(name)
         return _Derived(name)
 
-    env = Environment.from_declarations([_theorem("Proofs.sum_fin_prod")], derive=derive)
+    env = Environment.from_declarations([_sum_fin_prod()], derive=derive)
     assert env.resolve("Proofs.sum_fin_prod") is REGISTRY["Proofs.sum_fin_prod"]
     assert calls == []
     twin = env.resolve("Proofs.sum_fin_prod", prefer="derived")
@@ -93,7 +106,7 @@ def test_resolve_registered_before_derived():
 
 def test_describe_registered_derived_unsupported():
     env = Environment.from_declarations(
-        [_theorem("Proofs.sum_fin_prod"), _theorem("Proofs.x"), _theorem("Proofs.y")],
+        [_sum_fin_prod(), _theorem("Proofs.x"), _theorem("Proofs.y")],
         derive=lambda name, env: (
             _Derived(name) if name == "Proofs.x" else Unsupported("no semantics for Proofs.g")
         ),

@@ -1,6 +1,7 @@
 """Lean 4 statements as term trees: parse, print, resolve names, analyse declarations."""
 
 from .analysis import Analysis, LocatedParseError, analyse_declaration
+from .canonical import Difference, canonical, first_difference, parse_signature
 from .errors import LeanParseError
 from .known import KnownNames
 from .parser import MAX_DEPTH, parse_binders, parse_term
@@ -13,14 +14,18 @@ __all__ = [
     "MAX_DEPTH",
     "Analysis",
     "Binder",
+    "Difference",
     "KnownNames",
     "LeanParseError",
     "LocatedParseError",
     "ResolvedTerm",
     "Term",
     "analyse_declaration",
+    "canonical",
+    "first_difference",
     "from_json",
     "parse_binders",
+    "parse_signature",
     "parse_term",
     "print_binder",
     "print_binders",

@@ -106,6 +106,8 @@ def test_read_theorem_matches_show_json(
     assert body["binders"].startswith("{M : Type u_1}")
     assert body["docstring"].startswith("Summing over a flat index")
     assert body["checker"]["kind"] == "registered"
+    assert body["checker"]["statement"] == f"{body['binders']} : {body['statement']}"
+    assert body["checker"]["statement_matches"] is True
     assert body["parsed"] is not None and body["parse_error"] is None
     assert "finProdFinEquiv" in body["constants"]
     assert (body["status"], body["results"]) == ("unchecked", [])
@@ -123,6 +125,9 @@ def test_read_theorem_serves_definition(examples: TestClient) -> None:
         "dependencies": [],
         "version": "",
         "assumptions": [],
+        "statement": "",
+        "statement_matches": None,
+        "statement_difference": "",
     }
 
 

@@ -1,0 +1,135 @@
+"""A hand-written checker is bound to the statement it was written for.
+
+A registration names its theorem's Lean text (`register(..., statement=...)`).
+`bind` compares it with the declaration ingested under the same name: both
+are parsed and resolved with the same known names (the registered text in
+the namespace of the checker's name, the ingested one in its own context)
+and brought to `theorem_index.lean.canonical` form, so that layout, grouping
+parentheses, binder groups, field notation and the names of bound variables
+do not matter, and anything else does.
+
+The rule the environment and the harness apply:
+
+- nothing ingested under the name: the registered checker checks the
+  statement it was written for (and says so through `describe`);
+- the statements match: the registered checker runs, and so does the checker
+  derived from the ingested statement, with the same trials and seed; a
+  disagreement between them is an `error` that names both verdicts;
+- they differ (or the registration names no statement): the registered
+  result is never reported as the theorem's. The derived checker runs when
+  there is one, and its `reason` says why the registered checker was set
+  aside; otherwise the check is an `error` that shows both statements and
+  where they first differ (`StatementMismatch`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from checkers.core import Unsupported
+from theorem_index.lean import KnownNames, analyse_declaration, canonical, first_difference
+from theorem_index.lean.resolve import Resolver
+
+if TYPE_CHECKING:
+    from checkers.registry import RegisteredChecker
+    from theorem_index.model import Declaration
+
+__all__ = ["MATCHES", "StatementBinding", "StatementMismatch", "bind"]
+
+THEOREM_KINDS = ("theorem", "lemma")
+MATCHES, DIFFERS, NOT_INGESTED, UNNAMED = "matches", "differs", "not ingested", "unnamed"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+@dataclass(frozen=True)
+class StatementBinding:
+    """How a registered checker's statement relates to the one ingested under its name.
+
+    `state` is `matches`, `differs`, `not ingested` (nothing by that name) or
+    `unnamed` (the registration names no statement). `difference` says where
+    the two first differ (`lhs: `-f x` vs `f x``) when they do.
+    """
+
+    state: str
+    registered: str
+    ingested: str = ""
+    difference: str = ""
+
+    @property
+    def usable(self) -> bool:
+        """The registered checker may answer for the theorem."""
+        return self.state in (MATCHES, NOT_INGESTED)
+
+    @property
+    def matches(self) -> bool | None:
+        """True or False when there is an ingested statement to compare with, else None."""
+        return None if self.state == NOT_INGESTED else self.state == MATCHES
+
+    def explain(self, *, full: bool = False) -> str:
+        """Why the registered checker may not answer (empty when it may); `full` quotes
+        both statements."""
+        if self.state == UNNAMED:
+            return "the registered checker names no statement it was written for"
+        if self.state != DIFFERS:
+            return ""
+        if not full:
+            return f"it was written for another statement (they differ at {self.difference})"
+        return (
+            f"it was written for `{self.registered}`, but `{self.ingested}` is ingested; "
+            f"they differ at {self.difference}"
+        )
+
+
+class StatementMismatch(Unsupported):
+    """A registered checker set aside with no derived checker to take its place: an error."""
+
+
+def _ingested_text(decl: Declaration) -> str:
+    binders = _one_line(decl.binders)
+    return f"{binders} : {_one_line(decl.statement)}" if binders else _one_line(decl.statement)
+
+
+def bind(entry: RegisteredChecker, decl: Declaration | None, known: KnownNames) -> StatementBinding:
+    """Compare the statement `entry` was written for with `decl`, ingested under its name.
+
+    Never raises: a comparison that breaks counts as a difference (the registered
+    checker is then set aside, never trusted)."""
+    try:
+        return _bind(entry, decl, known)
+    except Exception as e:  # an analyser bug must not make a registered result count
+        ingested = "" if decl is None else _ingested_text(decl)
+        why = f"the comparison, which raised {type(e).__name__}: {e}"
+        return StatementBinding(DIFFERS, entry.statement, ingested, why)
+
+
+def _bind(
+    entry: RegisteredChecker, decl: Declaration | None, known: KnownNames
+) -> StatementBinding:
+    registered = entry.statement
+    if decl is None:
+        return StatementBinding(NOT_INGESTED, registered)
+    ingested = _ingested_text(decl)
+    if entry.signature is None:
+        return StatementBinding(UNNAMED, registered, ingested)
+    if decl.kind not in THEOREM_KINDS:
+        why = f"the declaration kind: a theorem vs a {decl.kind}"
+        return StatementBinding(DIFFERS, registered, ingested, why)
+    analysis = analyse_declaration(decl, known)
+    if analysis.errors or analysis.statement is None or analysis.binders is None:
+        why = "; ".join(str(e) for e in analysis.errors) or "no statement"
+        return StatementBinding(
+            DIFFERS, registered, ingested, f"the ingested statement, which does not parse ({why})"
+        )
+    resolver = Resolver(namespace=entry.name.rpartition(".")[0], known=known)
+    raw_binders, raw_statement = entry.signature
+    binders, scope = resolver.binders(raw_binders, {})
+    mine = canonical(binders, resolver.term(raw_statement, scope), known)
+    theirs = canonical(analysis.binders, analysis.statement, known)
+    difference = first_difference(mine, theirs)
+    if difference is None:
+        return StatementBinding(MATCHES, registered, ingested)
+    return StatementBinding(DIFFERS, registered, ingested, str(difference))

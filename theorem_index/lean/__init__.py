@@ -2,6 +2,7 @@
 
 from .analysis import Analysis, LocatedParseError, analyse_declaration
 from .errors import LeanParseError
+from .free import free_names
 from .known import KnownNames
 from .parser import MAX_DEPTH, parse_binders, parse_term
 from .printer import print_binder, print_binders, print_term
@@ -19,6 +20,7 @@ __all__ = [
     "ResolvedTerm",
     "Term",
     "analyse_declaration",
+    "free_names",
     "from_json",
     "parse_binders",
     "parse_term",

@@ -64,21 +64,42 @@ BUILTIN_TYPE_HEADS: dict[str, str] = {
 
 
 class KnownNames:
-    """The fully qualified names that resolution may pick from."""
+    """The fully qualified names that resolution may pick from.
+
+    Every proper prefix of a known name is a namespace, as in Lean, where
+    declaring `A.B.c` makes `A` and `A.B` namespaces (`open A.B` needs one).
+    """
 
     def __init__(self, names: Iterable[str] = (), *, builtins: bool = True) -> None:
-        self._names: set[str] = set(BUILTIN_NAMES) if builtins else set()
+        self._names: set[str] = set()
+        self._namespaces: set[str] = set()
         self._type_heads: dict[str, str] = dict(BUILTIN_TYPE_HEADS) if builtins else {}
-        self._names.update(names)
+        self.update(BUILTIN_NAMES if builtins else ())
+        self.update(names)
 
     def add(self, name: str, type_head: str | None = None) -> None:
         """Record an ingested declaration (and, optionally, the head of its type)."""
-        self._names.add(name)
+        self.update((name,))
         if type_head:
             self._type_heads[name] = type_head
 
     def update(self, names: Iterable[str]) -> None:
-        self._names.update(names)
+        spaces = self._namespaces
+        for name in names:
+            if name in self._names:
+                continue
+            self._names.add(name)
+            dot = name.rfind(".")
+            while dot > 0:
+                prefix = name[:dot]
+                if prefix in spaces:
+                    break
+                spaces.add(prefix)
+                dot = name.rfind(".", 0, dot)
+
+    def is_namespace(self, name: str) -> bool:
+        """Whether some known name lies inside the namespace `name`."""
+        return name in self._namespaces
 
     def type_head(self, name: str) -> str | None:
         return self._type_heads.get(name)

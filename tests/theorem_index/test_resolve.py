@@ -230,3 +230,15 @@ def test_resolve_resolved_tree_unchanged() -> None:
     once = resolve(t, namespace="Proofs").term
     assert isinstance(once, Const)
     assert resolve(once, namespace="Proofs").term == once
+
+
+def test_resolve_core_exports_at_the_root() -> None:
+    r = _resolve("(some x = none) = (b = true ∨ b = false)", {"x", "b"})
+    assert r.constants == ("Bool.false", "Bool.true", "Option.none", "Option.some")
+    assert r.unknown == ()
+
+
+def test_resolve_core_export_in_a_pattern_is_a_constant_not_a_variable() -> None:
+    r = _resolve("match o with | none => 0 | some k => k", {"o"})
+    assert r.constants == ("Option.none", "Option.some")
+    assert r.unknown == ()

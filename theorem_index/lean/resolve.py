@@ -145,6 +145,8 @@ class Resolver:
                 candidates += self.opened.candidates(plain)
                 candidates.append(plain)
                 found = next((c for c in candidates if c in self.known), None)
+                if found is None:
+                    found = self.known.alias(plain)
         self._cache[name] = found
         return found
 

@@ -22,7 +22,8 @@ _NOTHING = KnownNames(builtins=False)
 
 def free_names(binders: str, statement: str = "", equations: Iterable[str] = ()) -> set[str]:
     """The heads of the free identifiers of a declaration's binders, statement and
-    equations (`name args = body`: the arguments bind their names in the body).
+    equations (`name args = body`: the arguments bind their names in the body, and
+    `name` is the declaration itself).
 
     Raises `LeanParseError` when a part does not parse.
     """
@@ -35,9 +36,10 @@ def free_names(binders: str, statement: str = "", equations: Iterable[str] = ())
     for text in equations:
         eq = parse_term(text)
         inner = dict(scope)
-        if isinstance(eq, BinOp) and eq.op == "=" and isinstance(eq.lhs, App):
-            for arg in eq.lhs.args:
-                inner.update(dict.fromkeys(r.pattern_vars(arg, inner)))
+        if isinstance(eq, BinOp) and eq.op == "=":
+            if isinstance(eq.lhs, App):
+                for arg in eq.lhs.args:
+                    inner.update(dict.fromkeys(r.pattern_vars(arg, inner)))
             eq = eq.rhs
         r.term(eq, inner)
     return {name.split(".", 1)[0] for name in r.unknown}

@@ -8,7 +8,9 @@ command runs to the next one. Comments and literals never count: the
 lexer (`lean_lexer`) has blanked them first.
 
 Scopes and `variable` binders are kept by `lean_scope`; one declaration
-command is parsed by `lean_decl`.
+command is parsed by `lean_decl`. `cmd in …` (`open X in`, `omit [C n] in`,
+`variable (x) in`) runs `cmd` in a scope of its own that ends with the
+command after it, as Lean does.
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ class Declaration:
     modifiers: tuple[str, ...] = ()
     location: SourceLocation | None = None
     namespace: str = ""
-    opens: tuple[str, ...] = ()
+    opens: tuple[str, ...] = ()  # `open` directives in force, as `theorem_index.opens` writes them
     sorried: bool = False
     # Fully qualified names that the source already resolved for us
     # (doc-gen4 HTML links): written text -> full name.

@@ -79,8 +79,10 @@ def test_read_doc_comments_attributes_modifiers_and_opens() -> None:
     assert lemma.kind == "theorem"
     assert lemma.attributes == ("simp", "norm_cast")
     assert lemma.modifiers == ("protected",)
-    assert lemma.opens == ("Real", "BigOperators")
-    assert decls["Outer.sum_range_id"].opens == ("Real", "Finset")
+    # `open scoped BigOperators` turns on notation only; `open Finset in` is issued
+    # inside namespace Outer, which Lean searches first
+    assert lemma.opens == ("Real",)
+    assert decls["Outer.sum_range_id"].opens == ("Real", "Outer::Finset")
     assert decls["Outer.halve"].modifiers == ("private", "noncomputable")
 
 

@@ -230,3 +230,27 @@ def test_resolve_resolved_tree_unchanged() -> None:
     once = resolve(t, namespace="Proofs").term
     assert isinstance(once, Const)
     assert resolve(once, namespace="Proofs").term == once
+
+
+def test_resolve_core_exports_at_the_root() -> None:
+    r = _resolve("(some x = none) = (b = true ∨ b = false)", {"x", "b"})
+    assert r.constants == ("Bool.false", "Bool.true", "Option.none", "Option.some")
+    assert r.unknown == ()
+
+
+def test_resolve_core_export_in_a_pattern_is_a_constant_not_a_variable() -> None:
+    r = _resolve("match o with | none => 0 | some k => k", {"o"})
+    assert r.constants == ("Option.none", "Option.some")
+    assert r.unknown == ()
+
+
+def test_free_names_leave_out_bound_and_field_names() -> None:
+    from theorem_index.lean import free_names
+
+    found = free_names(
+        "(y : Vec n)",
+        "∀ x, f x = W (k := 2) y + h.b",
+        ["g a (j + 1) = fun z => z + a + j + c"],
+    )
+    # `g`, the head of the equation, is the declaration itself
+    assert found == {"Vec", "n", "f", "W", "h", "c"}

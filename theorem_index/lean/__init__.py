@@ -3,6 +3,7 @@
 from .analysis import Analysis, LocatedParseError, analyse_declaration
 from .canonical import Difference, canonical, first_difference, parse_signature
 from .errors import LeanParseError
+from .free import free_names
 from .known import KnownNames
 from .parser import MAX_DEPTH, parse_binders, parse_term
 from .printer import print_binder, print_binders, print_term
@@ -23,6 +24,7 @@ __all__ = [
     "analyse_declaration",
     "canonical",
     "first_difference",
+    "free_names",
     "from_json",
     "parse_binders",
     "parse_signature",

@@ -25,7 +25,8 @@ Equiv Equiv.symm Equiv.trans Equiv.refl finProdFinEquiv finSumFinEquiv
 Prod Prod.fst Prod.snd Prod.mk Sigma Subtype Subtype.val
 Function.comp Function.update Function.const id
 Eq Ne Not And Or Iff True False Exists ite dite HEq
-Bool Unit PUnit Option Option.some Option.none List List.map List.length List.sum Array String Float
+Bool Bool.true Bool.false Unit PUnit Option Option.some Option.none
+List List.map List.length List.sum Array String Float
 Set Set.univ Membership.mem
 AddCommMonoid AddCommGroup AddMonoid CommRing Ring Field Module Semiring LinearOrder
 Top.top Bot.bot EmptyCollection.emptyCollection
@@ -63,22 +64,58 @@ BUILTIN_TYPE_HEADS: dict[str, str] = {
 }
 
 
+# Names Lean's core exports to the root (`export Bool (false true)`,
+# `export Option (none some)`): written name -> the constant it denotes.
+BUILTIN_ALIASES: dict[str, str] = {
+    "true": "Bool.true",
+    "false": "Bool.false",
+    "none": "Option.none",
+    "some": "Option.some",
+}
+
+
 class KnownNames:
-    """The fully qualified names that resolution may pick from."""
+    """The fully qualified names that resolution may pick from.
+
+    Every proper prefix of a known name is a namespace, as in Lean, where
+    declaring `A.B.c` makes `A` and `A.B` namespaces (`open A.B` needs one).
+    """
 
     def __init__(self, names: Iterable[str] = (), *, builtins: bool = True) -> None:
-        self._names: set[str] = set(BUILTIN_NAMES) if builtins else set()
+        self._names: set[str] = set()
+        self._namespaces: set[str] = set()
         self._type_heads: dict[str, str] = dict(BUILTIN_TYPE_HEADS) if builtins else {}
-        self._names.update(names)
+        self._aliases: dict[str, str] = dict(BUILTIN_ALIASES) if builtins else {}
+        self.update(BUILTIN_NAMES if builtins else ())
+        self.update(names)
 
     def add(self, name: str, type_head: str | None = None) -> None:
         """Record an ingested declaration (and, optionally, the head of its type)."""
-        self._names.add(name)
+        self.update((name,))
         if type_head:
             self._type_heads[name] = type_head
 
     def update(self, names: Iterable[str]) -> None:
-        self._names.update(names)
+        spaces = self._namespaces
+        for name in names:
+            if name in self._names:
+                continue
+            self._names.add(name)
+            dot = name.rfind(".")
+            while dot > 0:
+                prefix = name[:dot]
+                if prefix in spaces:
+                    break
+                spaces.add(prefix)
+                dot = name.rfind(".", 0, dot)
+
+    def alias(self, name: str) -> str | None:
+        """The constant an exported name denotes (`some` -> `Option.some`), or None."""
+        return self._aliases.get(name)
+
+    def is_namespace(self, name: str) -> bool:
+        """Whether some known name lies inside the namespace `name`."""
+        return name in self._namespaces
 
     def type_head(self, name: str) -> str | None:
         return self._type_heads.get(name)

@@ -1,13 +1,13 @@
 """Name resolution: every `Ident` becomes a bound `Var` or a `Const` with its full name.
 
 A name is looked up as Lean does: in the declaration's namespace and each
-enclosing one (innermost first), then in each `open` namespace, then at the
-root; a doc-gen4 link gives the full name directly. A dotted name whose head
-is a bound variable is generalised field notation (`n.succ` is
-`Proj(Var('n'), 'succ')`); one whose longest resolvable prefix is a constant
-is field notation on that constant (`finProdFinEquiv.symm`). A name that
-resolves nowhere is kept as `Const(name)` and reported as unknown, never an
-error.
+enclosing one (innermost first), then through the `open` directives (see
+`open_scope`), then at the root; a doc-gen4 link gives the full name
+directly. A dotted name whose head is a bound variable is generalised field
+notation (`n.succ` is `Proj(Var('n'), 'succ')`); one whose longest
+resolvable prefix is a constant is field notation on that constant
+(`finProdFinEquiv.symm`). A name that resolves nowhere is kept as
+`Const(name)` and reported as unknown, never an error.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .known import KnownNames
+from .open_scope import open_scope
 from .precedence import NOTATION_CONSTANTS
 from .syntax import (
     App,
@@ -119,7 +120,8 @@ class Resolver:
         while ns:
             chain.append(ns + ".")
             ns = ns.rpartition(".")[0]
-        self.prefixes = (*chain, *(o + "." for o in opens if o), "")
+        self.prefixes = tuple(chain)
+        self.opened = open_scope(opens, known)
         self.constants: set[str] = set()
         self.unknown: set[str] = set()
         self._cache: dict[str, str | None] = {}
@@ -139,10 +141,12 @@ class Resolver:
             if plain.startswith("_root_."):
                 found = plain[7:] if plain[7:] in self.known else None
             else:
-                for prefix in self.prefixes:
-                    if prefix + plain in self.known:
-                        found = prefix + plain
-                        break
+                candidates = [p + plain for p in self.prefixes]
+                candidates += self.opened.candidates(plain)
+                candidates.append(plain)
+                found = next((c for c in candidates if c in self.known), None)
+                if found is None:
+                    found = self.known.alias(plain)
         self._cache[name] = found
         return found
 

@@ -11,6 +11,7 @@ definition (its alternatives on their own lines or on the header's) keeps one
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from theorem_index.readers import errors
@@ -49,11 +50,12 @@ class BinderGroup:
     names: tuple[str, ...]
     type: str
 
-    def rebuilt(self, names: tuple[str, ...]) -> str:
+    def only(self, names: tuple[str, ...]) -> BinderGroup:
         """The group with only `names` kept (for variables a declaration uses)."""
         if names == self.names or not self.opener or not self.type:
-            return self.text
-        return f"{self.opener}{' '.join(names)} : {self.type}{OPENERS[self.opener]}"
+            return self
+        text = f"{self.opener}{' '.join(names)} : {self.type}{OPENERS[self.opener]}"
+        return BinderGroup(text, self.opener, names, self.type)
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ class ParsedDecl:
     binders: tuple[BinderGroup, ...]
     statement: str
     statement_start: int  # offset, or -1 when there is no statement
-    equations: tuple[str, ...]
+    body_start: int  # where the header ends: `:=`, `where`, `|`, …
     end: int
 
 
@@ -207,10 +209,16 @@ class DeclParser:
             found = None if pos >= end else normalize(scan[pos : pos + 20]).split(" ")[0]
             what = errors.found_text(found, "the end of the declaration")
             raise ReadError(errors.expected_colon(shown, what), pos)
-        equations: tuple[str, ...] = ()
-        if kind in _EQUATION_KINDS and name is not None:
-            equations = self._equations(name, binders, pos, end)
-        return ParsedDecl(kind, name, tuple(binders), statement, stmt_start, equations, end)
+        return ParsedDecl(kind, name, tuple(binders), statement, stmt_start, pos, end)
+
+    def equations(
+        self, parsed: ParsedDecl, name: str, binders: Sequence[BinderGroup]
+    ) -> tuple[str, ...]:
+        """The equations of a definition named `name` whose binders (the variables
+        that joined it, then its own) are `binders`: `name args = body`."""
+        if parsed.kind not in _EQUATION_KINDS or parsed.name is None:
+            return ()
+        return self._equations(name, binders, parsed.body_start, parsed.end)
 
     def _find_stop(self, pos: int, end: int) -> tuple[int, str]:
         """The first header terminator at depth 0: `:=`, `where`, an alternative `|`, …"""
@@ -281,7 +289,7 @@ class DeclParser:
         return self._trim(pos, end)
 
     def _equations(
-        self, name: str, binders: list[BinderGroup], pos: int, end: int
+        self, name: str, binders: Sequence[BinderGroup], pos: int, end: int
     ) -> tuple[str, ...]:
         scan = self.scan
         args = [n for g in binders if g.opener in ("(", "") for n in g.names]

@@ -8,7 +8,9 @@ command runs to the next one. Comments and literals never count: the
 lexer (`lean_lexer`) has blanked them first.
 
 Scopes and `variable` binders are kept by `lean_scope`; one declaration
-command is parsed by `lean_decl`.
+command is parsed by `lean_decl`. `cmd in …` (`open X in`, `omit [C n] in`,
+`variable (x) in`) runs `cmd` in a scope of its own that ends with the
+command after it, as Lean does.
 """
 
 from __future__ import annotations
@@ -20,7 +22,15 @@ from theorem_index.readers import errors, prose
 from theorem_index.readers.errors import LineIndex, ReadError
 from theorem_index.readers.lean_decl import BinderGroup, DeclParser, parse_group
 from theorem_index.readers.lean_lexer import DocComment, doc_text, mask
-from theorem_index.readers.lean_scope import Scope, add_variables, instance_name, variables_for
+from theorem_index.readers.lean_scope import (
+    Scope,
+    add_variables,
+    declaration_mentions,
+    instance_name,
+    omit,
+    open_directives,
+    variables_for,
+)
 from theorem_index.readers.signature import OPENERS, close_group, split_attributes
 
 DECL_KINDS = frozenset(
@@ -71,7 +81,7 @@ class _SourceReader:
         self.parser = DeclParser(self.scan, self.code, self.index)
         self.module = module_from_path(rel)
         self.scopes = [Scope("file")]
-        self.pending_opens: list[str] = []
+        self.in_prefix = False  # the command just read was `… in`, on its own line
         self.doc = Document(file, "lean", self.module)
         for problem in masked.errors:
             self.doc.errors.append(problem.to_error(file, self.index))
@@ -102,7 +112,11 @@ class _SourceReader:
                 taken = head[1]
         for i, (start, head) in enumerate(starts):
             end = starts[i + 1][0] if i + 1 < len(starts) else len(self.scan)
+            self.in_prefix = False
             self._command(start, end, head)
+            if not self.in_prefix:
+                while self.scopes[-1].kind == "in":
+                    self.scopes.pop()
         self.doc.errors.sort(key=lambda e: (e.line or 0, e.column or 0))
         return self.doc
 
@@ -150,22 +164,15 @@ class _SourceReader:
             if kw in DECL_KINDS:
                 if kw != "example":
                     self._declaration(start, end, kw, pos, attrs, mods)
-                self.pending_opens = []
             elif kw in ("namespace", "section", "mutual"):
                 name = self._rest_word(pos, end)
-                self.scopes.append(Scope(kw, name))
+                self.scopes.append(self.scopes[-1].child(kw, name))
             elif kw == "end":
                 self._end(start, pos, end)
             elif kw == "open":
                 self._open(pos, end)
-            elif kw == "variable":
-                add_variables(self.scopes, self._groups(pos, end))
-            elif kw in ("include", "omit"):
-                names = self.scan[pos:end].split()
-                if kw == "include":
-                    self.scopes[-1].includes.update(names)
-                else:
-                    self.scopes[-1].includes.difference_update(names)
+            elif kw in ("variable", "include", "omit"):
+                self._scope_command(kw, pos, end)
             elif kw == "#" or kw == "set_option":
                 self._maybe_in(pos, end)
         except ReadError as exc:
@@ -185,32 +192,33 @@ class _SourceReader:
             raise ReadError(errors.end_mismatch(written, f"end {scope.name}".strip()), start)
 
     def _open(self, pos: int, end: int) -> None:
-        scan = self.scan
-        within = _IN.search(scan, pos, end)
+        within = _IN.search(self.scan, pos, end)
         stop = within.start() if within else end
-        names: list[str] = []
-        while pos < stop:
-            pos = _skip_space(scan, pos)
-            if pos >= stop:
-                break
-            if scan[pos] in OPENERS:
-                pos = close_group(scan, pos, stop, self.index)
-                continue
-            token = _NAME_TOKEN.match(scan, pos)
-            if token is None:
-                pos += 1
-                continue
-            word = token.group()
-            if word in ("hiding", "renaming"):
-                break
-            if word != "scoped":
-                names.append(word)
-            pos = token.end()
-        if within is None:
-            self.scopes[-1].opens.extend(names)
-            return
-        self.pending_opens.extend(names)
-        self._rest_as_command(within.end(), end)
+        scope = self._enter_in() if within else self.scopes[-1]
+        scope.opens.extend(open_directives(self.scan[pos:stop], self.scopes[-1].namespace))
+        if within is not None:
+            self._rest_as_command(within.end(), end)
+
+    def _scope_command(self, kw: str, pos: int, end: int) -> None:
+        """`variable`, `include` or `omit`, for the scope or (`… in`) the next command."""
+        groups, names, pos = self._items(pos, end)
+        within = _IN.match(self.scan, pos)
+        scope = self._enter_in() if within else self.scopes[-1]
+        if kw == "variable":
+            add_variables(scope, groups)
+        elif kw == "include":
+            scope.includes.update(names)
+            scope.includes.update(n for g in groups for n in g.names)
+        else:
+            omit(scope, groups, names)
+        if within is not None:
+            self._rest_as_command(within.end(), end)
+
+    def _enter_in(self) -> Scope:
+        """The scope of `cmd in …`, which ends with the command after it."""
+        scope = self.scopes[-1].child("in")
+        self.scopes.append(scope)
+        return scope
 
     def _maybe_in(self, pos: int, end: int) -> None:
         line_end = self.scan.find("\n", pos, end)
@@ -220,21 +228,33 @@ class _SourceReader:
 
     def _rest_as_command(self, pos: int, end: int) -> None:
         rest = _skip_space(self.scan, pos)
-        if rest < end:
-            head = self._head(rest, indented=False)
-            if head is not None:
-                self._command(rest, end, head)
+        if rest >= end:
+            self.in_prefix = True  # it applies to the next command
+            return
+        head = self._head(rest, indented=False)
+        if head is not None:
+            self._command(rest, end, head)
 
-    def _groups(self, pos: int, end: int) -> list[BinderGroup]:
+    def _items(self, pos: int, end: int) -> tuple[list[BinderGroup], list[str], int]:
+        """The binder groups and bare names that follow a scope command, and where
+        they stop."""
         scan = self.scan
         groups: list[BinderGroup] = []
+        names: list[str] = []
         while True:
             pos = _skip_space(scan, pos)
-            if pos >= end or scan[pos] not in OPENERS:
-                return groups
-            close = close_group(scan, pos, end, self.index)
-            groups.append(parse_group(self.code[pos:close]))
-            pos = close
+            if pos >= end:
+                return groups, names, pos
+            if scan[pos] in OPENERS:
+                close = close_group(scan, pos, end, self.index)
+                groups.append(parse_group(self.code[pos:close]))
+                pos = close
+                continue
+            token = _NAME_TOKEN.match(scan, pos, end)
+            if token is None or _IN.match(scan, pos):
+                return groups, names, pos
+            names.append(token.group())
+            pos = token.end()
 
     # --- declarations ------------------------------------------------------
 
@@ -247,34 +267,39 @@ class _SourceReader:
         attrs: tuple[str, ...],
         mods: tuple[str, ...],
     ) -> None:
-        prefix = ".".join(s.name for s in self.scopes if s.kind == "namespace" and s.name)
+        scope = self.scopes[-1]
+        prefix = scope.namespace
         parsed = self.parser.parse(kw, pos, end, prefix)
         kind = "theorem" if kw == "lemma" else kw
-        short = parsed.name or instance_name(parsed, self.scopes)
+        short = parsed.name or instance_name(parsed, scope)
         if short.startswith("_root_."):
             name = short[len("_root_.") :]
         else:
             name = f"{prefix}.{short}" if prefix else short
-        own = [g.text for g in parsed.binders]
-        variables = variables_for(self.scopes, parsed)
+        binders: tuple[BinderGroup, ...] = parsed.binders
+        if scope.variables:
+            # a theorem takes the variables its header mentions; a definition also
+            # those its body does
+            body = self.parser.equations(parsed, name, binders)
+            mentioned = declaration_mentions(scope, parsed, body)
+            binders = (*variables_for(scope, parsed, mentioned), *binders)
         doc = self.docs_at.get(start)
         first = doc.start if doc is not None else start
         last = start + len(self.scan[start:end].rstrip())
         stmt_line = stmt_col = None
         if parsed.statement_start >= 0:
             stmt_line, stmt_col = self.index.line_col(parsed.statement_start)
-        opens = [o for s in self.scopes for o in s.opens] + self.pending_opens
+        opens = [o for s in self.scopes for o in s.opens]
         attributes = tuple(a for text in attrs for a in split_attributes(text))
-        equations = tuple(eq.replace(parsed.name or "", name, 1) for eq in parsed.equations)
         self.doc.declarations.append(
             Declaration(
                 name=name,
                 kind=kind,
                 module=self.module,
-                binders=" ".join(variables + own),
+                binders=" ".join(g.text for g in binders),
                 statement=parsed.statement,
                 docstring=doc_text(doc.body) if doc is not None else None,
-                equations=equations,
+                equations=self.parser.equations(parsed, name, binders),
                 attributes=attributes,
                 modifiers=mods,
                 location=SourceLocation(

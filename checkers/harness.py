@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -303,7 +304,9 @@ def _stats(session: Session, draws: Sequence[DrawOutcome]) -> dict[str, Any]:
     }
 
 
-def _not_checked(name: str, target: Unsupported, trials: int, seed: int, dtype: str) -> CheckResult:
+def _not_checked(
+    name: str, target: Unsupported, trials: int, seed: int, dtype: str, derive_s: float = 0.0
+) -> CheckResult:
     broken = isinstance(target, DerivationError)  # deriving raised: the machinery broke
     status, checker = ("error", "derived") if broken else ("unsupported", "none")
     return CheckResult(
@@ -314,7 +317,9 @@ def _not_checked(name: str, target: Unsupported, trials: int, seed: int, dtype: 
         trials=trials,
         seed=seed,
         dtype=dtype,
+        duration_s=round(derive_s, 6),
         device=device_kind(),
+        stats={"derive_s": round(derive_s, 6)},
     )
 
 
@@ -338,9 +343,10 @@ def check(
     """
     _check_args(trials, seed, dtype, draws)
     target = env.resolve(name, prefer=prefer)
+    derive_s = env.derive_seconds(name, prefer=prefer)
     if isinstance(target, Unsupported):
-        return _not_checked(name, target, trials, seed, dtype)
-    return run_checker(
+        return _not_checked(name, target, trials, seed, dtype, derive_s)
+    result = run_checker(
         target,
         trials=trials,
         seed=seed,
@@ -348,6 +354,12 @@ def check(
         dims=dims,
         draws=draws,
         shrink_failures=shrink,
+    )
+    # duration_s covers deriving the checker and checking it; stats says how it splits
+    return replace(
+        result,
+        duration_s=round(result.duration_s + derive_s, 6),
+        stats={**result.stats, "derive_s": round(derive_s, 6)},
     )
 
 
@@ -396,7 +408,7 @@ def repro(
     result = run_checker(
         target, trials=trials, seed=seed, dtype=dtype, dims=pins, draws=1, shrink_failures=False
     )
-    if result.status == "unsupported" or not result.dims:
+    if result.status == "unsupported" or not result.draws:  # no draw: nothing to replay
         return Repro(result, {}, [], [])
     try:
         tol = tolerance_for(dtype, getattr(target, "tolerance", None))

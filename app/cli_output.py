@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from dataclasses import replace
 from typing import Any
 
 from app import schemas
@@ -57,8 +58,8 @@ def _plural(n: int, word: str) -> str:
 
 
 def _warning_line(warning: IngestError) -> str:
-    where, _, message = str(warning).rpartition(f": {warning.message}")
-    return f"{where}: warning: {warning.message}{message}"
+    """`file:line: warning: message`, placed like an error line."""
+    return str(replace(warning, message=f"warning: {warning.message}"))
 
 
 def print_ingest_report(report: IngestReport) -> None:
@@ -198,24 +199,30 @@ def replay_json(replay: Replay) -> dict[str, Any]:
     """`repro --json`: the replayed trial, with `inputs_from` saying whose inputs these are
     ("counterexample": the stored, possibly shrunk counterexample; "sampled": the trial
     drawn from the seed) and `dims` / `trial` those of the very inputs shown."""
+    dims, trial = _replayed_at(replay)
     return (
         {"name": replay.name, "seed": replay.seed}
         | replay.repro.to_json()
-        | {"inputs_from": _shown_inputs(replay)}
+        | {"dims": dims, "trial": trial, "inputs_from": _shown_inputs(replay)}
     )
+
+
+def _replayed_at(replay: Replay) -> tuple[dict[str, int], int | None]:
+    """The dims and trial of the inputs shown (those asked for when none could be shown)."""
+    repro = replay.repro
+    dims = dict(repro.dims) if repro.dims or repro.inputs else dict(replay.dims)
+    return dims, repro.trial if repro.trial is not None else replay.trial
 
 
 def print_replay(replay: Replay) -> None:
     repro = replay.repro
     result = repro.result
-    dims = repro.dims if repro.dims or repro.inputs else replay.dims
-    trial = repro.trial if repro.trial is not None else replay.trial
-    where = (
-        "the stored counterexample's inputs"
-        + (" (shrunk)" if replay.counterexample and replay.counterexample.get("shrunk") else "")
-        if replay.counterexample
-        else "the sampled trial's inputs"
-    )
+    dims, trial = _replayed_at(replay)
+    if replay.counterexample:
+        shrunk = " (shrunk)" if replay.counterexample.get("shrunk") else ""
+        where = f"the stored counterexample's inputs{shrunk}"
+    else:
+        where = "the sampled trial's inputs"
     print(f"{replay.name}: seed {replay.seed}, dims {_dims(dims)}, trial {trial}: {result.status}")
     print(f"  showing {where}")
     if result.reason:

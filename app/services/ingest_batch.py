@@ -58,7 +58,8 @@ class BatchLike(Protocol):
 
 @dataclass(frozen=True)
 class IngestReport:
-    """CONTRACT.md's ingestion report (plus the number of module docs read)."""
+    """CONTRACT.md's ingestion report (plus the number of module docs read, and the
+    warnings: copies of names other modules own, read but not stored)."""
 
     files: int
     declarations: int

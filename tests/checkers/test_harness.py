@@ -426,3 +426,12 @@ def test_repro_shows_inputs_and_sides_without_dimensions():
     assert (replayed.result.status, replayed.trial, replayed.dims) == ("pass", 5, {})
     (x,) = replayed.inputs["x"]
     assert replayed.lhs == replayed.rhs == [x * 2]
+
+
+def test_pin_only_the_dimensions_a_checker_has(faulty):
+    # `check --dims` over several theorems hands every checker the same pins
+    pinned = check("Test.fin_range", faulty, trials=4, dims={"n": 3, "zz": 5})
+    alone = check("Test.fin_range", faulty, trials=4, dims={"n": 3})
+
+    assert pinned.status == "pass", pinned.reason
+    assert pinned.draws == alone.draws == [{"n": 3}]

@@ -11,7 +11,7 @@ of duplicating. A checker that raises becomes an `error` result for that theorem
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +20,13 @@ from sqlalchemy.orm import Session
 
 from app import crud, models
 from app.services.recording import error_payload, record_result
-from app.services.selection import CheckParams, SelectionError, select_theorems, theorem_row
+from app.services.selection import (
+    CheckParams,
+    SelectionError,
+    check_pinned_dims,
+    select_theorems,
+    theorem_row,
+)
 from app.settings import get_settings
 
 __all__ = [
@@ -77,50 +83,6 @@ def build_environment(session: Session, backend: Any) -> Any:
     """`checkers.Environment` over every live declaration's current revision."""
     decls = [crud.revision_to_declaration(d, r) for d, r in crud.current_declarations(session)]
     return backend.Environment.from_declarations(decls)
-
-
-def _listing(names: Sequence[str], limit: int = 12) -> str:
-    shown = ", ".join(names[:limit])
-    return shown + (f", ... ({len(names) - limit} more)" if len(names) > limit else "")
-
-
-def check_pinned_dims(
-    backend: Any, env: Any, *, names: Sequence[str], dims: Mapping[str, int] | None
-) -> None:
-    """Refuse pinned dimensions that none of `names` has (SelectionError naming theirs).
-
-    A dimension that some of the theorems have pins it in those; the others are drawn as
-    usual. Theorems without a checker (unsupported, or describing it failed) have no
-    dimensions to compare with and are left out; when none is left, nothing is refused.
-    """
-    if not dims:
-        return
-    known: dict[str, tuple[str, ...]] = {}
-    for name in names:
-        try:
-            info = backend.describe(name, env)
-        except Exception:
-            continue
-        if info.kind != "unsupported":
-            known[name] = tuple(info.dim_names)
-    if not known:
-        return
-    every = {d for dim_names in known.values() for d in dim_names}
-    unknown = [k for k in dims if k not in every]
-    if not unknown:
-        return
-    noun = "dimension" if len(unknown) == 1 else "dimensions"
-    if len(names) == 1:
-        (name,) = names
-        own = known[name]
-        listing = f"its dimensions: {', '.join(own)}" if own else "it has no dimensions"
-        raise SelectionError(f"{name} has no {noun} {', '.join(unknown)} ({listing})")
-    theirs = sorted(every)
-    listing = f"their dimensions: {_listing(theirs)}" if theirs else "they have no dimensions"
-    raise SelectionError(
-        f"none of the {len(known)} selected theorems with a checker has a {noun} "
-        f"{', '.join(unknown)} ({listing})"
-    )
 
 
 # --- runs ----------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The `proofbridge` command line (CONTRACT.md, "Command line").
 
-Exit codes: 0 success; 1 a check failed or errored; 2 bad usage or input (including an
-ingestion from which nothing could be read, unknown names, unusable settings or database).
+Exit codes: 0 success; 1 a check failed or errored, or (`ingest --strict`) ingestion
+reported an error; 2 bad usage or input (including an ingestion from which nothing could be
+read, unknown names or dimensions, unusable settings or database).
 Results go to stdout, messages and errors to stderr.
 """
 
@@ -18,20 +19,23 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from app.cli_output import (
+    describe_document_kinds,
     dumps,
     print_check_line,
     print_check_summary,
     print_ingest_report,
     print_replay,
     print_theorem,
+    replay_json,
 )
+from app.cli_progress import progress_on_stderr
 from app.db import get_sessionmaker, redact_url
 from app.migrate import SchemaNotReady, upgrade_database
 from app.runtime import load_settings, open_database
 from app.settings import Settings
 from app.token import TokenError
 
-__all__ = ["build_parser", "main", "parse_dims"]
+__all__ = ["build_parser", "main", "parse_dims", "version"]
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 _COMMIT = re.compile(r"[0-9a-fA-F]{4,64}")
@@ -77,17 +81,41 @@ def _commit(text: str) -> str:
     return text.lower()
 
 
+def version() -> str:
+    """The installed distribution's version (its package metadata)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("proofbridge")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="proofbridge",
         description="Numeric checks for the theorem statements of Lean 4 formalisations.",
     )
+    parser.add_argument("--version", action="version", version=f"proofbridge {version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("ingest", help="read doc pages, doc-gen4 output or Lean source")
+    p = sub.add_parser(
+        "ingest",
+        help="read doc pages, doc-gen4 output or Lean source",
+        description="Read doc pages, doc-gen4 output or Lean source into the database. "
+        f"Folders are searched for {describe_document_kinds()}. Exit 0 when something was "
+        "ingested, 2 when nothing could be (no documents found, missing paths, unreadable "
+        "files); with --strict, 1 when anything was ingested but an error was reported.",
+    )
     p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders")
     p.add_argument("--commit", type=_commit, help="the commit the input comes from")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 when any error was reported (for CI); warnings do not count",
+    )
 
     p = sub.add_parser("check", help="run the checkers and record the results")
     p.add_argument("names", nargs="*", metavar="NAME", help="theorems (default: all)")
@@ -95,7 +123,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trials", type=_positive, default=64, help="trials per draw (64)")
     p.add_argument("--seed", type=_seed, default=0, help="the seed (0)")
     p.add_argument("--dtype", choices=("float64", "float32", "bfloat16"), default="float64")
-    p.add_argument("--dims", type=parse_dims, help="pin dimensions: K=V,...")
+    p.add_argument(
+        "--dims",
+        type=parse_dims,
+        help="pin dimensions: K=V,... (each must be a dimension of at least one selected "
+        "theorem; it is pinned in those that have it)",
+    )
     p.add_argument("--draws", type=_positive, help="dimension draws per theorem")
     p.add_argument(
         "--changed-only",
@@ -145,7 +178,7 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         print(dumps(report.to_json()))
     else:
         print_ingest_report(report)
-    return report.exit_code
+    return report.exit_code_strict if args.strict else report.exit_code
 
 
 def cmd_check(args: argparse.Namespace, settings: Settings) -> int:
@@ -162,9 +195,15 @@ def cmd_check(args: argparse.Namespace, settings: Settings) -> int:
         draws=args.draws,
         changed_only=args.changed_only,
     )
-    on_result: Callable[[dict[str, Any]], None] | None = None if args.json else print_check_line
-    with _session(settings) as session:
-        outcome = run_checks(session, params=params, commit=args.commit, on_result=on_result)
+    lines: Callable[[dict[str, Any]], None] | None = None if args.json else print_check_line
+    with _session(settings) as session, progress_on_stderr() as progress:
+        outcome = run_checks(
+            session,
+            params=params,
+            commit=args.commit,
+            on_result=progress.wrap(lines),
+            on_start=progress.start,
+        )
         names = [r["name"] for r in outcome.results]
         modules = dict(session.execute(_module_query(names)).all())
     if args.json:
@@ -203,7 +242,7 @@ def cmd_repro(args: argparse.Namespace, settings: Settings) -> int:
             dtype=args.dtype,
         )
     if args.json:
-        print(dumps({"name": result.name, "seed": result.seed} | result.repro.to_json()))
+        print(dumps(replay_json(result)))
     else:
         print_replay(result)
     return EXIT_FAILED if result.repro.result.status in ("fail", "error") else EXIT_OK

@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 import math
 import sys
+from dataclasses import replace
 from typing import Any
 
 from app import schemas
 from app.services.checks import Replay, RunOutcome
-from app.services.ingest import IngestReport
+from app.services.ingest import IngestReport, describe_document_kinds
+from theorem_index.model import IngestError
 
 __all__ = [
+    "describe_document_kinds",
     "dumps",
     "jsonable",
     "print_check_line",
@@ -19,6 +22,9 @@ __all__ = [
     "print_ingest_report",
     "print_replay",
     "print_theorem",
+    "replay_json",
+    "side_errors",
+    "show_value",
 ]
 
 
@@ -42,36 +48,132 @@ def _dims(dims: dict[str, Any] | None) -> str:
 
 
 def _err(value: Any) -> str:
+    if isinstance(value, str) and value in ("NaN", "Infinity", "-Infinity"):
+        value = _number(value)
     return "-" if value is None else (f"{value:.3g}" if isinstance(value, float) else str(value))
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _warning_line(warning: IngestError) -> str:
+    """`file:line: warning: message`, placed like an error line."""
+    return str(replace(warning, message=f"warning: {warning.message}"))
+
+
 def print_ingest_report(report: IngestReport) -> None:
+    """Warnings and errors first (stderr), then the summary (stdout); when nothing could be
+    ingested, a last error line instead of an empty summary."""
+    for warning in report.warnings:
+        print(_warning_line(warning), file=sys.stderr)
+    for error in report.errors:
+        print(str(error), file=sys.stderr)
+    problems = [
+        _plural(len(items), word)
+        for items, word in ((report.errors, "error"), (report.warnings, "warning"))
+        if items
+    ]
+    if report.exit_code == 2:
+        print(f"proofbridge: error: nothing was ingested ({', '.join(problems)})", file=sys.stderr)
+        return
+    if problems:
+        print(", ".join(problems), file=sys.stderr)
+    sys.stderr.flush()
     print(
-        f"{report.files} files: {report.declarations} declarations "
-        f"({report.theorems} theorems, {report.definitions} definitions), "
-        f"{report.module_docs} module docs"
+        f"{_plural(report.files, 'file')}: {_plural(report.declarations, 'declaration')} "
+        f"({_plural(report.theorems, 'theorem')}, {_plural(report.definitions, 'definition')}), "
+        f"{_plural(report.module_docs, 'module doc')}"
     )
     print(
         f"{report.new} new, {report.changed} changed, {report.unchanged} unchanged, "
         f"{report.removed} removed; {report.parsed} of {report.declarations} parsed"
     )
-    for error in report.errors:
-        print(str(error), file=sys.stderr)
-    if report.errors:
-        print(f"{len(report.errors)} errors", file=sys.stderr)
+
+
+def _flat(value: Any) -> list[Any]:
+    if isinstance(value, list | tuple):
+        return [x for v in value for x in _flat(v)]
+    return [value]
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, str):  # JSON's spelling of a non-finite float
+        return {"Infinity": math.inf, "-Infinity": -math.inf}.get(value, math.nan)
+    return float(value)
+
+
+def side_errors(lhs: Any, rhs: Any) -> tuple[float | None, float | None]:
+    """max |lhs - rhs| and max |lhs - rhs| / |rhs| over the entries with rhs ≠ 0 (None when
+    the sides cannot be compared entry by entry)."""
+    try:
+        pairs = [(_number(a), _number(b)) for a, b in zip(_flat(lhs), _flat(rhs), strict=True)]
+    except (TypeError, ValueError):
+        return None, None
+    if not pairs:
+        return None, None
+    diffs = [abs(a - b) for a, b in pairs]
+    rel = [d / abs(b) for d, (_, b) in zip(diffs, pairs, strict=True) if b != 0]
+    return max(diffs), (max(rel) if rel else None)
+
+
+def show_value(value: Any, shape: tuple[int, ...] | None = None) -> str:
+    """A value for people: a scalar as a number, `1.5` not `[1.5]` (values are stored as
+    lists, a 0-d one as a one-entry list). With `shape` known, only shape () is a scalar;
+    without it, every one-entry list is taken for one."""
+    scalar = shape == () or (shape is None and len(_flat(value)) == 1)
+    if scalar and isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    if isinstance(value, float) and math.isfinite(value):
+        return repr(value)
+    return json.dumps(jsonable(value), ensure_ascii=False)
+
+
+def _tolerances(result: dict[str, Any]) -> str:
+    return f"atol {_err(result.get('atol'))}, rtol {_err(result.get('rtol'))}"
+
+
+def _errors(result: dict[str, Any]) -> str:
+    return (
+        f"max abs err {_err(result.get('max_abs_err'))}, "
+        f"max rel err {_err(result.get('max_rel_err'))}"
+    )
+
+
+def _counterexample(ce: dict[str, Any]) -> str:
+    """The counterexample's own numbers: its dims, trial, sides (when scalar) and errors."""
+    abs_err, rel_err = side_errors(ce.get("lhs"), ce.get("rhs"))
+    shrunk = " (shrunk)" if ce.get("shrunk") else ""
+    sides = ""
+    if all(isinstance(ce.get(k), list) and len(_flat(ce[k])) == 1 for k in ("lhs", "rhs")):
+        sides = f"lhs {show_value(ce['lhs'])}, rhs {show_value(ce['rhs'])}, "
+    return (
+        f"counterexample dims {_dims(ce.get('dims'))}{shrunk}, trial {ce.get('trial')}: "
+        f"{sides}abs err {_err(abs_err)}, rel err {_err(rel_err)}"
+    )
 
 
 def print_check_line(result: dict[str, Any]) -> None:
+    """One line per theorem. A failure shows its counterexample's own dims and errors, and
+    labels the maxima over every draw as such; a pass shows the tolerances it met."""
     status = str(result["status"]).upper()
     head = f"{status:<11} {result['name']}"
     if result["status"] in ("pass", "fail"):
-        tail = (
+        setup = (
             f"[{result['checker']}] {result['trials']} trials, seed {result['seed']}, "
-            f"{result['dtype']}, dims {_dims(result.get('dims'))}, "
-            f"max abs err {_err(result.get('max_abs_err'))}, "
-            f"max rel err {_err(result.get('max_rel_err'))} "
-            f"({float(result.get('duration_s') or 0):.2f} s)"
+            f"{result['dtype']}, {_tolerances(result)}"
         )
+        ce = result.get("counterexample")
+        draws = len(result.get("draws") or ())
+        if result["status"] == "fail" and ce:
+            numbers = f"{_counterexample(ce)}; over all draws {_errors(result)}"
+        elif draws > 1:
+            numbers = (
+                f"dims {_dims(result.get('dims'))} (worst of {draws} draws), {_errors(result)}"
+            )
+        else:
+            numbers = f"dims {_dims(result.get('dims'))}, {_errors(result)}"
+        tail = f"{setup}, {numbers} ({float(result.get('duration_s') or 0):.2f} s)"
         if result["status"] == "fail" and result.get("reason"):
             tail += f": {result['reason']}"
     else:
@@ -88,19 +190,49 @@ def print_check_summary(outcome: RunOutcome) -> None:
     print(f"run {outcome.run_id}: {n} theorem{'' if n == 1 else 's'} checked: {parts}")
 
 
+def _shown_inputs(replay: Replay) -> str:
+    """Which inputs a replay shows: the stored (shrunk) counterexample's, or a sampled trial."""
+    return "counterexample" if replay.counterexample else "sampled"
+
+
+def replay_json(replay: Replay) -> dict[str, Any]:
+    """`repro --json`: the replayed trial, with `inputs_from` saying whose inputs these are
+    ("counterexample": the stored, possibly shrunk counterexample; "sampled": the trial
+    drawn from the seed) and `dims` / `trial` those of the very inputs shown."""
+    dims, trial = _replayed_at(replay)
+    return (
+        {"name": replay.name, "seed": replay.seed}
+        | replay.repro.to_json()
+        | {"dims": dims, "trial": trial, "inputs_from": _shown_inputs(replay)}
+    )
+
+
+def _replayed_at(replay: Replay) -> tuple[dict[str, int], int | None]:
+    """The dims and trial of the inputs shown (those asked for when none could be shown)."""
+    repro = replay.repro
+    dims = dict(repro.dims) if repro.dims or repro.inputs else dict(replay.dims)
+    return dims, repro.trial if repro.trial is not None else replay.trial
+
+
 def print_replay(replay: Replay) -> None:
     repro = replay.repro
     result = repro.result
-    print(
-        f"{replay.name}: seed {replay.seed}, dims {_dims(replay.dims)}, "
-        f"trial {repro.trial if repro.trial is not None else replay.trial}: {result.status}"
-    )
+    dims, trial = _replayed_at(replay)
+    if replay.counterexample:
+        shrunk = " (shrunk)" if replay.counterexample.get("shrunk") else ""
+        where = f"the stored counterexample's inputs{shrunk}"
+    else:
+        where = "the sampled trial's inputs"
+    print(f"{replay.name}: seed {replay.seed}, dims {_dims(dims)}, trial {trial}: {result.status}")
+    print(f"  showing {where}")
     if result.reason:
-        print(f"  reason: {result.reason}")
+        print(f"  the check at these dims: {result.reason}")
+    if repro.error:
+        print(f"  no trial replayed: {repro.error}")
     for key, value in repro.inputs.items():
-        print(f"  {key} = {json.dumps(jsonable(value))}")
-    print(f"  lhs = {json.dumps(jsonable(repro.lhs))}")
-    print(f"  rhs = {json.dumps(jsonable(repro.rhs))}")
+        print(f"  {key} = {show_value(value, replay.shapes.get(key))}")
+    print(f"  lhs = {show_value(repro.lhs)}")
+    print(f"  rhs = {show_value(repro.rhs)}")
 
 
 def print_theorem(detail: schemas.TheoremDetail) -> None:

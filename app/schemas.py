@@ -58,6 +58,7 @@ class IngestReportOut(BaseModel):
     parsed: int
     module_docs: int
     errors: list[IngestErrorOut]
+    warnings: list[IngestErrorOut] = []
 
 
 class LocationOut(BaseModel):

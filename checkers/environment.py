@@ -15,6 +15,7 @@ none, a `StatementMismatch` (an error) that says where the two differ.
 from __future__ import annotations
 
 import importlib
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -84,6 +85,7 @@ class Environment:
         self._derive = derive
         self._resolved: dict[tuple[str, str], Checker | Unsupported] = {}
         self._bindings: dict[str, StatementBinding] = {}
+        self._derive_s: dict[tuple[str, str], float] = {}
         self.duplicates = duplicates
 
     @classmethod
@@ -171,8 +173,14 @@ class Environment:
             raise ValueError(f"prefer must be 'registered' or 'derived', got {prefer!r}")
         key = (name, prefer)
         if key not in self._resolved:
+            start = time.perf_counter()
             self._resolved[key] = self._resolve(name, prefer)
+            self._derive_s[key] = time.perf_counter() - start
         return self._resolved[key]
+
+    def derive_seconds(self, name: str, *, prefer: str = "registered") -> float:
+        """How long resolving `name` took when it was first resolved (0.0 before that)."""
+        return self._derive_s.get((name, prefer), 0.0)
 
     def _resolve(self, name: str, prefer: str) -> Checker | Unsupported:
         if prefer == "registered":

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -305,7 +306,9 @@ def _stats(session: Session, draws: Sequence[DrawOutcome]) -> dict[str, Any]:
     }
 
 
-def _not_checked(name: str, target: Unsupported, trials: int, seed: int, dtype: str) -> CheckResult:
+def _not_checked(
+    name: str, target: Unsupported, trials: int, seed: int, dtype: str, derive_s: float = 0.0
+) -> CheckResult:
     broken = isinstance(target, DerivationError)  # deriving raised: the machinery broke
     status, checker = ("error", "derived") if broken else ("unsupported", "none")
     reason = target.reason
@@ -319,7 +322,9 @@ def _not_checked(name: str, target: Unsupported, trials: int, seed: int, dtype: 
         trials=trials,
         seed=seed,
         dtype=dtype,
+        duration_s=round(derive_s, 6),
         device=device_kind(),
+        stats={"derive_s": round(derive_s, 6)},
     )
 
 
@@ -346,8 +351,9 @@ def check(
     """
     _check_args(trials, seed, dtype, draws)
     target = env.resolve(name, prefer=prefer)
+    derive_s = env.derive_seconds(name, prefer=prefer)
     if isinstance(target, Unsupported):
-        return _not_checked(name, target, trials, seed, dtype)
+        return _not_checked(name, target, trials, seed, dtype, derive_s)
 
     def run(checker: Checker, shrink_failures: bool) -> CheckResult:
         return run_checker(
@@ -360,9 +366,13 @@ def check(
             shrink_failures=shrink_failures,
         )
 
-    if prefer == "derived":
-        return run(target, shrink)
-    return settle(name, env, target, run, shrink)
+    result = run(target, shrink) if prefer == "derived" else settle(name, env, target, run, shrink)
+    # duration_s covers deriving the checker and checking it; stats says how it splits
+    return replace(
+        result,
+        duration_s=round(result.duration_s + derive_s, 6),
+        stats={**result.stats, "derive_s": round(derive_s, 6)},
+    )
 
 
 def repro(
@@ -393,7 +403,7 @@ def repro(
     result = run_checker(
         target, trials=trials, seed=seed, dtype=dtype, dims=pins, draws=1, shrink_failures=False
     )
-    if result.status == "unsupported" or not result.dims:
+    if result.status == "unsupported" or not result.draws:  # no draw: nothing to replay
         return Repro(result, {}, [], [])
     try:
         tol = tolerance_for(dtype, getattr(target, "tolerance", None))

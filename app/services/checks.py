@@ -20,7 +20,13 @@ from sqlalchemy.orm import Session
 
 from app import crud, models
 from app.services.recording import error_payload, record_result
-from app.services.selection import CheckParams, SelectionError, select_theorems, theorem_row
+from app.services.selection import (
+    CheckParams,
+    SelectionError,
+    check_pinned_dims,
+    select_theorems,
+    theorem_row,
+)
 from app.settings import get_settings
 
 __all__ = [
@@ -29,6 +35,7 @@ __all__ = [
     "RunOutcome",
     "SelectionError",
     "build_environment",
+    "check_pinned_dims",
     "create_run",
     "describe_theorem",
     "execute_run",
@@ -40,6 +47,7 @@ __all__ = [
 ]
 
 ResultCallback = Callable[[dict[str, Any]], None]
+StartCallback = Callable[[int], None]
 
 
 @dataclass
@@ -120,10 +128,14 @@ def execute_run(
     *,
     run_id: int,
     backend: Any = None,
+    env: Any = None,
     on_result: ResultCallback | None = None,
+    on_start: StartCallback | None = None,
 ) -> RunOutcome:
     """Run the checks of a created run, recording each result as soon as it is known
-    (committed one by one, so progress is visible). Safe to call again for the same run."""
+    (committed one by one, so progress is visible). Safe to call again for the same run.
+    `env` is the environment to check in (default: built from the database); `on_start`
+    is told how many theorems the run checks before the first is checked."""
     run = crud.get_run(session, run_id=run_id)
     if run is None:
         raise SelectionError(f"no run with id {run_id}")
@@ -134,7 +146,7 @@ def execute_run(
     outcome = RunOutcome(run_id=run.id, status="running")
     try:
         backend = backend if backend is not None else load_backend()
-        env = build_environment(session, backend)
+        env = env if env is not None else build_environment(session, backend)
         d, r = models.Declaration, models.DeclarationRevision
         targets = {
             name: (decl_id, rev_id, revision)
@@ -144,6 +156,8 @@ def execute_run(
                 .where(d.name.in_(selection))
             )
         }
+        if on_start is not None:
+            on_start(len(selection))
         for name in selection:
             if name not in targets:
                 continue  # declarations are never deleted, so this is only a safeguard
@@ -196,11 +210,30 @@ def run_checks(
     trigger: str = "cli",
     backend: Any = None,
     on_result: ResultCallback | None = None,
+    on_start: StartCallback | None = None,
 ) -> RunOutcome:
-    """Create a run and execute it in this process."""
+    """Create a run and execute it in this process. Pinned dimensions that no selected
+    theorem has are refused (SelectionError) before the run is created."""
     run = create_run(session, params=params, commit=commit, trigger=trigger)
+    env = None
+    if params.dims:
+        backend = backend if backend is not None else load_backend()
+        env = build_environment(session, backend)
+        try:
+            selection = list(run.params.get("selection") or [])
+            check_pinned_dims(backend, env, names=selection, dims=params.dims)
+        except SelectionError:
+            session.rollback()
+            raise
     session.commit()
-    return execute_run(session, run_id=run.id, backend=backend, on_result=on_result)
+    return execute_run(
+        session,
+        run_id=run.id,
+        backend=backend,
+        env=env,
+        on_result=on_result,
+        on_start=on_start,
+    )
 
 
 # --- describing and replaying ----------------------------------------------------------
@@ -223,6 +256,20 @@ class Replay:
     trials: int
     dtype: str
     repro: Any  # checkers.Repro
+    # the stored counterexample whose inputs were replayed ({"dims", "trial", "shrunk"}),
+    # None when the inputs are those the seed draws for the trial
+    counterexample: dict[str, Any] | None = None
+    # each input's shape at the replayed dims (() for a scalar), where the checker says
+    shapes: dict[str, tuple[int, ...]] = field(default_factory=dict)
+
+
+def _input_shapes(env: Any, name: str, dims: Mapping[str, int]) -> dict[str, tuple[int, ...]]:
+    """The inputs' shapes from the checker's input specs ({} when it cannot say)."""
+    try:
+        specs = env.resolve(name).input_specs(dict(dims))
+        return {k: tuple(int(n) for n in spec.shape) for k, spec in specs.items()}
+    except Exception:
+        return {}
 
 
 def replay(
@@ -241,11 +288,13 @@ def replay(
     The newest recorded result of `name` with this seed supplies what is not given: the
     dims and trial (those of its counterexample, whose stored inputs are then replayed, or
     else of its worst trial), the trial count (which decides how trials are drawn) and the
-    dtype. Without a recorded result, `dims` is required.
+    dtype. Without a recorded result, `dims` is required. Giving `dims` or `trial` replays
+    the sampled trial, never the stored counterexample.
     """
     decl = theorem_row(session, name)
     result = crud.latest_result(session, declaration_id=decl.id, seed=seed)
     counterexample = None
+    given = dims
     if dims is None:
         if result is None:
             raise SelectionError(
@@ -253,10 +302,10 @@ def replay(
                 "give the dimensions with --dims K=V,..."
             )
         stored = crud.counterexamples_for(session, result_ids=[result.id]).get(result.id)
-        if stored is not None and stored.seed == seed:
+        if stored is not None and stored.seed == seed and trial is None:
             counterexample = stored
             dims = dict(stored.dims)
-            trial = stored.trial if trial is None else trial
+            trial = stored.trial
         else:
             dims = dict(result.dims)
             trial = result.trial if trial is None else trial
@@ -266,6 +315,7 @@ def replay(
         dtype = result.dtype if result is not None else "float64"
     backend = backend if backend is not None else load_backend()
     env = build_environment(session, backend)
+    check_pinned_dims(backend, env, names=[name], dims=given)
     kwargs: dict[str, Any] = {
         "seed": seed,
         "dims": dict(dims),
@@ -288,6 +338,7 @@ def replay(
         )
     repro = backend.repro(name, env, **kwargs)
     return Replay(
+        shapes=_input_shapes(env, name, repro.dims),
         name=name,
         seed=seed,
         dims=dict(dims),
@@ -295,4 +346,11 @@ def replay(
         trials=trials,
         dtype=dtype,
         repro=repro,
+        counterexample=None
+        if counterexample is None
+        else {
+            "dims": dict(counterexample.dims),
+            "trial": counterexample.trial,
+            "shrunk": bool(counterexample.shrunk),
+        },
     )

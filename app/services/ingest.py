@@ -1,6 +1,9 @@
 """Ingestion: a batch of read documents into sources, declarations and their revisions.
 
 Rules (FORMATS.md, "What ingestion keeps"):
+- a name belongs to the module (source file) that first declared it until that file drops
+  it; a copy elsewhere is a warning and is not stored (`ingest_owners`), so re-ingesting
+  the same inputs, in any order, changes nothing;
 - a declaration whose revision hash is unchanged creates nothing new;
 - a changed one gets a new revision, the old ones stay;
 - a declaration that was last read from a file which, read cleanly again, no longer has it
@@ -21,6 +24,7 @@ bulk, so that re-ingesting an unchanged corpus costs a few queries.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
@@ -32,16 +36,19 @@ from app.services.ingest_batch import (
     BatchLike,
     IngestReport,
     collect,
+    describe_document_kinds,
     revision_hash,
 )
 from app.services.ingest_writer import BatchWriter
 from app.services.parsing import Parser, gc_paused
+from theorem_index.model import IngestError
 
 __all__ = [
     "DEFINITION_KINDS",
     "THEOREM_KINDS",
     "BatchLike",
     "IngestReport",
+    "describe_document_kinds",
     "ingest_batch",
     "ingest_paths",
     "revision_hash",
@@ -67,14 +74,14 @@ def ingest_batch(
 ) -> IngestReport:
     """Write `batch` in one transaction of its own and commit it (a transaction the session
     has open is committed first)."""
-    entries, errors = collect(batch)
+    collected = collect(batch)
     if session.in_transaction():
         session.commit()
     for attempt in range(1, MAX_ATTEMPTS + 1):
         try:
             lock_for_writing(session, LOCK_NAME)
             with gc_paused():
-                writer = BatchWriter(session, batch, entries, errors, commit, parser_factory)
+                writer = BatchWriter(session, batch, collected, commit, parser_factory)
                 report = writer.run()
             session.commit()
             return report
@@ -95,11 +102,24 @@ def ingest_paths(
     commit: str | None = None,
     max_file_bytes: int | None = None,
 ) -> IngestReport:
-    """Read files and folders with the readers, then ingest them (see `ingest_batch`)."""
-    from theorem_index.readers import read_paths
+    """Read files and folders with the readers, then ingest them (see `ingest_batch`).
 
-    if max_file_bytes is None:
-        batch = read_paths(list(paths))
-    else:
-        batch = read_paths(list(paths), max_file_bytes=max_file_bytes)
+    A path that does not exist, and a folder holding no document, are errors of the
+    report (one each), so that a typo or an empty folder never passes for an ingestion."""
+    from theorem_index.readers import Batch, read_paths
+
+    limit = {} if max_file_bytes is None else {"max_file_bytes": max_file_bytes}
+    batch = Batch()
+    for given in paths:
+        path = Path(given)
+        if not path.exists():
+            batch.errors.append(IngestError(given, None, None, "no such file or directory"))
+            continue
+        part = read_paths([path], keep_duplicates=True, **limit)
+        if path.is_dir() and part.files == 0 and not part.errors:
+            message = f"no documents found: looked for {describe_document_kinds()}"
+            batch.errors.append(IngestError(given, None, None, message))
+        batch.documents.extend(part.documents)
+        batch.errors.extend(part.errors)
+        batch.files += part.files
     return ingest_batch(session, batch=batch, commit=commit)

@@ -14,10 +14,13 @@ from theorem_index.model import Declaration, Document, IngestError, ModuleDoc
 __all__ = [
     "DEFINITION_KINDS",
     "THEOREM_KINDS",
+    "DOCUMENT_KINDS",
     "BatchLike",
+    "Collected",
     "Entry",
     "IngestReport",
     "collect",
+    "describe_document_kinds",
     "module_docs_hash",
     "revision_hash",
     "sha256_json",
@@ -25,6 +28,19 @@ __all__ = [
 
 THEOREM_KINDS = frozenset({"theorem", "lemma"})
 DEFINITION_KINDS = frozenset({"def", "abbrev", "instance", "opaque"})
+# What a folder is searched for (theorem_index.readers.batch.FOLDER_EXTENSIONS), by kind.
+DOCUMENT_KINDS = (
+    ("doc-gen4 HTML pages", (".html", ".htm", ".xhtml")),
+    ("doc-gen4 JSON data", (".bmp",)),
+    ("plain-text doc pages", (".txt",)),
+    ("Lean 4 source", (".lean",)),
+)
+
+
+def describe_document_kinds() -> str:
+    """'doc-gen4 HTML pages (.html, .htm, .xhtml), ..., Lean 4 source (.lean)'."""
+    kinds = [f"{kind} ({', '.join(exts)})" for kind, exts in DOCUMENT_KINDS]
+    return ", ".join(kinds[:-1]) + f" and {kinds[-1]}"
 
 
 class BatchLike(Protocol):
@@ -42,7 +58,8 @@ class BatchLike(Protocol):
 
 @dataclass(frozen=True)
 class IngestReport:
-    """CONTRACT.md's ingestion report (plus the number of module docs read)."""
+    """CONTRACT.md's ingestion report (plus the number of module docs read, and the
+    warnings: copies of names other modules own, read but not stored)."""
 
     files: int
     declarations: int
@@ -55,12 +72,19 @@ class IngestReport:
     parsed: int
     module_docs: int
     errors: tuple[IngestError, ...]
+    # what was read but deliberately not stored (a name another module owns)
+    warnings: tuple[IngestError, ...] = ()
 
     @property
     def exit_code(self) -> int:
         """2 when nothing could be ingested and something was wrong, else 0."""
         nothing = self.declarations == 0 and self.module_docs == 0
         return 2 if nothing and self.errors else 0
+
+    @property
+    def exit_code_strict(self) -> int:
+        """`--strict`: as `exit_code`, and 1 when anything else reported an error."""
+        return self.exit_code or (1 if self.errors else 0)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -74,11 +98,13 @@ class IngestReport:
             "removed": self.removed,
             "parsed": self.parsed,
             "module_docs": self.module_docs,
-            "errors": [
-                {"file": e.file, "line": e.line, "column": e.column, "message": e.message}
-                for e in self.errors
-            ],
+            "errors": [_located(e) for e in self.errors],
+            "warnings": [_located(e) for e in self.warnings],
         }
+
+
+def _located(e: IngestError) -> dict[str, Any]:
+    return {"file": e.file, "line": e.line, "column": e.column, "message": e.message}
 
 
 def sha256_json(payload: Any) -> str:
@@ -104,8 +130,21 @@ class Entry:
     hash: str
 
 
-def collect(batch: BatchLike) -> tuple[list[Entry], list[IngestError]]:
-    """The batch's declarations (first occurrence of each name wins) and its errors."""
+@dataclass(frozen=True)
+class Collected:
+    """A batch's declarations in order, every copy of a name included (which copy is
+    stored is decided against the database: `ingest_owners`), its errors, and how many
+    documents repeated a file read earlier in the batch (given twice, or inside a folder
+    also given)."""
+
+    entries: list[Entry]
+    errors: list[IngestError]
+    repeated_files: int
+
+
+def collect(batch: BatchLike) -> Collected:
+    """The batch's declarations and errors (each error once); a document of a file already
+    read in this batch is skipped."""
     errors: list[IngestError] = []
     seen_errors: set[tuple[str, int | None, int | None, str]] = set()
 
@@ -118,26 +157,14 @@ def collect(batch: BatchLike) -> tuple[list[Entry], list[IngestError]]:
     for error in batch.errors:
         add(error)
     entries: list[Entry] = []
-    first: dict[str, Declaration] = {}
+    files: set[str] = set()
+    repeated = 0
     for doc in batch.documents:
+        if doc.file in files:
+            repeated += 1
+            continue
+        files.add(doc.file)
         for error in doc.errors:
             add(error)
-        for decl in doc.declarations:
-            if decl.name in first:
-                earlier = first[decl.name]
-                where = earlier.location.file if earlier.location else "an earlier file"
-                line = earlier.location.line_start if earlier.location else None
-                here = decl.location
-                add(
-                    IngestError(
-                        here.file if here else doc.file,
-                        here.line_start if here else None,
-                        None,
-                        f"duplicate declaration {decl.name}: already read from "
-                        + (where if line is None else f"{where}:{line}"),
-                    )
-                )
-                continue
-            first[decl.name] = decl
-            entries.append(Entry(decl, doc, revision_hash(decl)))
-    return entries, errors
+        entries.extend(Entry(decl, doc, revision_hash(decl)) for decl in doc.declarations)
+    return Collected(entries, errors, repeated)

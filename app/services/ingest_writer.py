@@ -15,12 +15,14 @@ from app.services.ingest_batch import (
     DEFINITION_KINDS,
     THEOREM_KINDS,
     BatchLike,
+    Collected,
     Entry,
     IngestReport,
     module_docs_hash,
     revision_hash,
     sha256_json,
 )
+from app.services.ingest_owners import choose_owners
 from app.services.parsing import ParseOutcome, Parser
 from app.services.snapshot import Snapshot, chunks, load_snapshot, revision_to_declaration
 from theorem_index.model import IngestError
@@ -96,15 +98,15 @@ class BatchWriter:
         self,
         session: Session,
         batch: BatchLike,
-        entries: list[Entry],
-        errors: list[IngestError],
+        collected: Collected,
         commit: str | None,
         parser_factory: Callable[[Iterable[str]], Parser],
     ) -> None:
         self.session = session
         self.batch = batch
-        self.entries = entries
-        self.errors = list(errors)
+        self.collected = collected
+        self.entries: list[Entry] = []  # one per name, chosen in `run`
+        self.errors = list(collected.errors)
         self.commit = commit
         self.parser_factory = parser_factory
         self.now = models.utcnow()
@@ -112,6 +114,8 @@ class BatchWriter:
     def run(self) -> IngestReport:
         snap = load_snapshot(self.session)
         source_ids = self._write_sources(snap)
+        clean = self._clean_sources(source_ids)
+        self.entries, warnings = choose_owners(self.collected.entries, snap, source_ids, clean)
         batch_names = {e.decl.name for e in self.entries}
         new: list[Entry] = []
         changed: list[Entry] = []
@@ -178,12 +182,12 @@ class BatchWriter:
         self._bulk_update(models.DeclarationRevision, location_updates)
         reparsed = {e.decl.name for e in to_parse}
         self._resolve_again(snap, parser, (set(ids) | restored) - live, reparsed)
-        removed = self._mark_removed(snap, source_ids, batch_names)
+        removed = self._mark_removed(snap, clean, batch_names)
         module_docs = self._write_module_docs(snap, source_ids)
         parsed = self._collect_parse_state(snap, new, changed, outcomes)
         kinds = [e.decl.kind for e in self.entries]
         return IngestReport(
-            files=self.batch.files,
+            files=self.batch.files - self.collected.repeated_files,
             declarations=len(self.entries),
             theorems=sum(k in THEOREM_KINDS for k in kinds),
             definitions=sum(k in DEFINITION_KINDS for k in kinds),
@@ -194,6 +198,7 @@ class BatchWriter:
             parsed=parsed,
             module_docs=module_docs,
             errors=tuple(self.errors),
+            warnings=tuple(warnings),
         )
 
     def _decl_update(self, decl_id: int, entry: Entry, source_id: int | None) -> dict[str, Any]:
@@ -299,14 +304,15 @@ class BatchWriter:
                 updates.append({"id": rev.id} | _parse_columns(outcome))
         self._bulk_update(models.DeclarationRevision, updates)
 
-    def _mark_removed(
-        self, snap: Snapshot, source_ids: dict[str, int], batch_names: set[str]
-    ) -> int:
-        clean = {
+    def _clean_sources(self, source_ids: dict[str, int]) -> set[int]:
+        """The stored sources this batch read without errors."""
+        return {
             source_ids[doc.file]
             for doc in self.batch.documents
             if not doc.errors and source_ids.get(doc.file, -1) > 0
         }
+
+    def _mark_removed(self, snap: Snapshot, clean: set[int], batch_names: set[str]) -> int:
         gone = [
             d.id
             for name, d in snap.declarations.items()

@@ -11,7 +11,14 @@ from sqlalchemy.orm import Session
 
 from app import crud, models
 
-__all__ = ["DTYPES", "CheckParams", "SelectionError", "select_theorems", "theorem_row"]
+__all__ = [
+    "DTYPES",
+    "CheckParams",
+    "SelectionError",
+    "check_pinned_dims",
+    "select_theorems",
+    "theorem_row",
+]
 
 DTYPES = ("float64", "float32", "bfloat16")
 
@@ -118,3 +125,47 @@ def theorem_row(session: Session, name: str) -> models.Declaration:
     if decl.kind not in crud.declarations.THEOREM_KINDS:
         raise SelectionError(f"{name} is a {decl.kind}, not a theorem")
     return decl
+
+
+def _listing(names: Sequence[str], limit: int = 12) -> str:
+    shown = ", ".join(names[:limit])
+    return shown + (f", ... ({len(names) - limit} more)" if len(names) > limit else "")
+
+
+def check_pinned_dims(
+    backend: Any, env: Any, *, names: Sequence[str], dims: Mapping[str, int] | None
+) -> None:
+    """Refuse pinned dimensions that none of `names` has (SelectionError naming theirs).
+
+    A dimension that some of the theorems have pins it in those; the others are drawn as
+    usual. Theorems without a checker (unsupported, or describing it failed) have no
+    dimensions to compare with and are left out; when none is left, nothing is refused.
+    """
+    if not dims:
+        return
+    known: dict[str, tuple[str, ...]] = {}
+    for name in names:
+        try:
+            info = backend.describe(name, env)
+        except Exception:
+            continue
+        if info.kind != "unsupported":
+            known[name] = tuple(info.dim_names)
+    if not known:
+        return
+    every = {d for dim_names in known.values() for d in dim_names}
+    unknown = [k for k in dims if k not in every]
+    if not unknown:
+        return
+    noun = "dimension" if len(unknown) == 1 else "dimensions"
+    if len(names) == 1:
+        (name,) = names
+        own = known[name]
+        listing = f"its dimensions: {', '.join(own)}" if own else "it has no dimensions"
+        raise SelectionError(f"{name} has no {noun} {', '.join(unknown)} ({listing})")
+    theirs = sorted(every)
+    listing = f"their dimensions: {_listing(theirs)}" if theirs else "they have no dimensions"
+    raise SelectionError(
+        f"none of the {len(known)} selected theorems with a checker has a {noun} "
+        f"{', '.join(unknown)} ({listing})"
+    )

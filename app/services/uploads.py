@@ -27,7 +27,7 @@ from typing import BinaryIO
 
 from theorem_index.model import Document, IngestError
 from theorem_index.readers import Batch, UnsafeArchive, iter_tar_gz, read_bytes
-from theorem_index.readers.batch import FOLDER_EXTENSIONS, LAKE_MARKERS, drop_duplicates
+from theorem_index.readers.batch import FOLDER_EXTENSIONS, LAKE_MARKERS
 
 __all__ = [
     "ARCHIVE_SUFFIXES",
@@ -188,5 +188,4 @@ def read_uploads(uploads: Iterable[Upload], *, max_file_bytes: int) -> Batch:
         rel = _relative_to_package(name, roots) if name.endswith(".lean") else name
         data = upload.file.read()
         batch.documents.append(read_bytes(name, data, rel=rel, max_file_bytes=max_file_bytes))
-    drop_duplicates(batch)
-    return batch
+    return batch  # copies of one name are left to ingestion to report (`ingest_owners`)

@@ -27,6 +27,7 @@ class ScriptedBackend:
 
     def __init__(self, outcomes: dict[str, Outcome] | None = None) -> None:
         self.outcomes = outcomes or {}
+        self.dim_names: dict[str, tuple[str, ...]] = {}
         self.calls: list[tuple[str, dict[str, Any]]] = []
         self.repros: list[dict[str, Any]] = []
 
@@ -47,7 +48,11 @@ class ScriptedBackend:
         return outcome(name, kwargs)
 
     def describe(self, name: str, env: Any) -> Any:
-        return CheckerInfo(kind="derived", reason="derived from the statement")
+        # every scripted outcome is drawn over one dimension, n; unscripted ones have none
+        if name not in self.outcomes:
+            return CheckerInfo(kind="unsupported", reason="no semantics for Proofs.mystery")
+        dims = self.dim_names.get(name, ("n",))
+        return CheckerInfo(kind="derived", reason="derived from the statement", dim_names=dims)
 
     def repro(self, name: str, env: Any, **kwargs: Any) -> Any:
         self.repros.append(kwargs)

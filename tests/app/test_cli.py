@@ -10,6 +10,7 @@ import stat
 import subprocess
 import sys
 import time
+import tomllib
 import urllib.request
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -93,8 +94,78 @@ def test_print_errors_to_stderr_when_not_json(db_url: str, tmp_path: Path) -> No
 
     proc = cli("ingest", str(missing), url=url, cwd=tmp_path)
 
-    assert proc.returncode == 2
-    assert f"{missing}: no such file or directory: {missing}" in proc.stderr.splitlines()
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == (
+        f"{missing}: no such file or directory\n"
+        "proofbridge: error: nothing was ingested (1 error)\n"
+    )
+
+
+def test_exit_2_naming_what_was_looked_for_when_folder_is_empty(
+    db_url: str, tmp_path: Path
+) -> None:
+    url = upgraded(db_url, tmp_path)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+
+    proc = cli("ingest", str(empty), url=url, cwd=tmp_path)
+
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == (
+        f"{empty}: no documents found: looked for doc-gen4 HTML pages (.html, .htm, .xhtml), "
+        "doc-gen4 JSON data (.bmp), plain-text doc pages (.txt) and Lean 4 source (.lean)\n"
+        "proofbridge: error: nothing was ingested (1 error)\n"
+    )
+
+
+def test_exit_1_when_strict_and_a_path_is_missing(db_url: str, tmp_path: Path) -> None:
+    url = upgraded(db_url, tmp_path)
+    good = tmp_path / "A.lean"
+    good.write_text("theorem A.t (x : ℝ) : x = x := rfl\n", encoding="utf-8")
+    missing = tmp_path / "nope"
+
+    lenient = cli("ingest", str(missing), str(good), url=url, cwd=tmp_path)
+    strict = cli("ingest", "--strict", str(missing), str(good), url=url, cwd=tmp_path)
+
+    assert (lenient.returncode, strict.returncode) == (0, 1)
+    assert strict.stderr == f"{missing}: no such file or directory\n1 error\n"
+    assert strict.stdout.splitlines() == [
+        "1 file: 1 declaration (1 theorem, 0 definitions), 0 module docs",
+        "0 new, 0 changed, 1 unchanged, 0 removed; 1 of 1 parsed",
+    ]
+
+
+def test_warn_about_copies_and_store_none_when_reingested(
+    db_url: str, tmp_path: Path, seeds_dir: Path
+) -> None:
+    url = upgraded(db_url, tmp_path)
+    examples = REPO / "examples"
+
+    first = cli("ingest", str(examples), str(seeds_dir), url=url, cwd=tmp_path)
+    second = cli("ingest", str(seeds_dir), str(examples), "--json", url=url, cwd=tmp_path)
+
+    assert first.returncode == 0, first.stderr
+    warnings = first.stderr.splitlines()
+    assert len(warnings) == 5 and warnings[-1] == "4 warnings"
+    assert warnings[0] == (
+        f"{seeds_dir}/004_6d8c43833ffb9c10.txt:21: warning: duplicate declaration "
+        "Proofs.sum_fin_prod: it belongs to module Examples.Text "
+        f"({examples}/text/Examples.Text.txt:14); this copy is not stored"
+    )
+    report = json.loads(second.stdout)
+    assert (report["new"], report["changed"], report["unchanged"]) == (0, 0, 56)
+    assert (len(report["warnings"]), report["errors"]) == (4, [])
+
+
+def test_print_version_from_package_metadata(tmp_path: Path) -> None:
+    from importlib.metadata import version
+
+    proc = cli("--version", url=None, cwd=tmp_path)
+
+    with (REPO / "pyproject.toml").open("rb") as f:
+        declared = tomllib.load(f)["project"]["version"]
+    assert version("proofbridge") == declared
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, f"proofbridge {declared}\n", "")
 
 
 @pytest.mark.slow
@@ -279,11 +350,18 @@ def test_exit_1_and_junit_failure_when_a_check_fails(
 
     captured = capsys.readouterr()
     out = captured.out.splitlines()
-    assert code == 1, captured.err
-    assert out[0].startswith(
-        "FAIL        Proofs.bad  [derived] 64 trials, seed 4, float64, dims n=2"
+    assert (code, captured.err) == (1, "")  # stderr is no terminal: no progress drawn
+    # the counterexample's own dims and errors; the maxima over all draws labelled as such
+    assert out[0] == (
+        "FAIL        Proofs.bad  [derived] 64 trials, seed 4, float64, atol 1e-12, rtol 1e-10, "
+        "counterexample dims n=2 (shrunk), trial 3: lhs 0.5, rhs 1.5, abs err 1, "
+        "rel err 0.667; over all draws max abs err 1, max rel err inf (0.00 s): "
+        "lhs and rhs differ by 1.0 at trial 3"
     )
-    assert out[1].startswith("PASS        Proofs.good  [derived]")
+    assert out[1] == (
+        "PASS        Proofs.good  [derived] 64 trials, seed 4, float64, atol 1e-12, rtol 1e-10, "
+        "dims n=3 (worst of 2 draws), max abs err 1e-16, max rel err 2e-16 (0.50 s)"
+    )
     assert out[2].endswith("2 theorems checked: 1 pass, 1 fail, 0 error, 0 unsupported")
     assert main(["check", "Proofs.good"]) == 0
     last = capsys.readouterr().out.splitlines()[-1]
@@ -293,3 +371,99 @@ def test_exit_1_and_junit_failure_when_a_check_fails(
     failure = suite.find("testcase[@name='Proofs.bad']/failure")
     assert failure is not None
     assert failure.get("message") == "lhs and rhs differ by 1.0 at trial 3"
+
+
+def _scripted(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    from checks_support import ScriptedBackend, failing, passing
+
+    monkeypatch.setenv("PROOFBRIDGE_DATABASE_URL", db_url)
+    upgraded(db_url, tmp_path)
+    engine = make_engine(db_url)
+    try:
+        with Session(engine) as session:
+            doc = document("A.lean", [theorem("Proofs.bad"), theorem("Proofs.good")])
+            ingest_batch(session, batch=batch(doc))
+    finally:
+        engine.dispose()
+    backend = ScriptedBackend({"Proofs.bad": failing, "Proofs.good": passing()})
+    backend.dim_names["Proofs.good"] = ("N", "a", "c")
+    monkeypatch.setattr("app.services.checks.load_backend", lambda: backend)
+    return backend
+
+
+def _runs(db_url: str) -> int:
+    from db_support import count
+
+    from app.models import Run
+
+    engine = make_engine(db_url)
+    try:
+        with Session(engine) as session:
+            return count(session, Run)
+    finally:
+        engine.dispose()
+
+
+def test_exit_2_naming_the_dimensions_when_a_pinned_one_is_unknown(
+    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("checkers.result")
+    backend = _scripted(db_url, tmp_path, monkeypatch)
+
+    one = main(["check", "Proofs.good", "--dims", "zz=3"])
+    one_err = capsys.readouterr().err
+    both = main(["check", "Proofs.good", "Proofs.bad", "--dims", "zz=3,N=2"])
+    both_err = capsys.readouterr().err
+
+    assert (one, one_err) == (
+        2,
+        "proofbridge: error: Proofs.good has no dimension zz (its dimensions: N, a, c)\n",
+    )
+    assert (both, both_err) == (
+        2,
+        "proofbridge: error: none of the 2 selected theorems with a checker has a dimension "
+        "zz (their dimensions: N, a, c, n)\n",
+    )
+    assert (backend.calls, _runs(db_url)) == ([], 0)  # refused before any run was made
+
+
+def test_pin_dimension_where_known_when_some_selected_theorems_have_it(
+    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("checkers.result")
+    backend = _scripted(db_url, tmp_path, monkeypatch)
+
+    code = main(["check", "--dims", "N=2", "--json"])
+
+    captured = capsys.readouterr()
+    assert code == 1, captured.err  # Proofs.bad fails, as scripted
+    # the pins go to every checker; each pins the dimensions it has (checkers.sampling)
+    assert [(name, kw["dims"]) for name, kw in backend.calls] == [
+        ("Proofs.bad", {"N": 2}),
+        ("Proofs.good", {"N": 2}),
+    ]
+    assert [r["name"] for r in json.loads(captured.out)] == ["Proofs.bad", "Proofs.good"]
+    assert captured.err == ""
+
+
+def test_repro_text_and_json_show_the_same_counterexample(
+    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("checkers.result")
+    _scripted(db_url, tmp_path, monkeypatch)
+    main(["check", "Proofs.bad", "--seed", "4"])
+    capsys.readouterr()
+
+    text_code = main(["repro", "Proofs.bad", "--seed", "4"])
+    text = capsys.readouterr().out.splitlines()
+    json_code = main(["repro", "Proofs.bad", "--seed", "4", "--json"])
+    data = json.loads(capsys.readouterr().out)
+
+    assert (text_code, json_code) == (1, 1)
+    assert text[:2] == [
+        "Proofs.bad: seed 4, dims n=2, trial 3: fail",
+        "  showing the stored counterexample's inputs (shrunk)",
+    ]
+    assert text[-3:] == ["  f = 1.0", "  lhs = 1.0", "  rhs = 2.0"]
+    assert (data["inputs_from"], data["dims"], data["trial"]) == ("counterexample", {"n": 2}, 3)
+    assert (data["inputs"], data["lhs"], data["rhs"]) == ({"f": [1.0]}, [1.0], [2.0])

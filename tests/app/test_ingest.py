@@ -5,13 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from db_support import batch, count, declaration, definition, document, revisions, theorem
+import pytest
+from db_support import REPO, batch, count, declaration, definition, document, revisions, theorem
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app import models
 from app.services.ingest import ingest_batch, ingest_paths
-from theorem_index.model import IngestError, ModuleDoc
+from theorem_index.model import Document, IngestError, ModuleDoc
 
 
 def test_ingest_declarations_when_new(session: Session) -> None:
@@ -33,6 +34,7 @@ def test_ingest_declarations_when_new(session: Session) -> None:
         "parsed": 3,
         "module_docs": 0,
         "errors": [],
+        "warnings": [],
     }
     assert count(session, models.Declaration) == 3
     assert count(session, models.DeclarationRevision) == 3
@@ -154,14 +156,91 @@ def test_keep_first_when_batch_has_duplicate_names(session: Session) -> None:
 
     assert report.declarations == 1
     assert revisions(session, "Proofs.t1")[0].statement == "1 = 1"
-    assert report.to_json()["errors"] == [
+    assert report.to_json()["errors"] == []
+    assert report.to_json()["warnings"] == [
         {
             "file": "B.lean",
             "line": 4,
             "column": None,
-            "message": "duplicate declaration Proofs.t1: already read from A.lean:1",
+            "message": "duplicate declaration Proofs.t1: it belongs to module Proofs.A "
+            "(A.lean:1); this copy is not stored",
         }
     ]
+
+
+def _two_owners() -> tuple[Document, Document]:
+    a = document("A.lean", [theorem("Proofs.t1", "1 = 1"), theorem("Proofs.a")])
+    b_t1 = theorem("Proofs.t1", "2 = 2", file="B.txt", line=4, module="B")
+    b = document("B.txt", [b_t1, theorem("Proofs.b", file="B.txt", module="B")], module="B")
+    return a, b
+
+
+@pytest.mark.parametrize("order", ["owner first", "owner last"])
+def test_keep_owner_whatever_the_order_of_later_batches(session: Session, order: str) -> None:
+    a, b = _two_owners()
+    ingest_batch(session, batch=batch(a))  # A declares Proofs.t1 first: A owns it
+
+    again = [ingest_batch(session, batch=batch(*((a, b) if order == "owner first" else (b, a))))]
+    again.append(ingest_batch(session, batch=batch(b)))
+    again.append(ingest_batch(session, batch=batch(b, a)))
+
+    assert [(r.new, r.changed, r.unchanged) for r in again] == [(1, 0, 2), (0, 0, 1), (0, 0, 3)]
+    assert [len(r.warnings) for r in again] == [1, 1, 1]
+    assert [w.message for w in again[1].warnings] == [
+        "duplicate declaration Proofs.t1: it belongs to module Proofs.A (A.lean:1); "
+        "this copy is not stored"
+    ]
+    assert [(r.revision, r.statement) for r in revisions(session, "Proofs.t1")] == [(1, "1 = 1")]
+    assert declaration(session, "Proofs.t1").module == "Proofs.A"
+
+
+@pytest.mark.parametrize("first", ["A", "B"])
+def test_report_nothing_new_when_same_inputs_ingested_twice(session: Session, first: str) -> None:
+    a, b = _two_owners()
+    docs = (a, b) if first == "A" else (b, a)
+
+    ingest_batch(session, batch=batch(*docs))
+    twice = ingest_batch(session, batch=batch(*docs))
+    swapped = ingest_batch(session, batch=batch(*reversed(docs)))
+
+    assert (twice.new, twice.changed, twice.unchanged, twice.removed) == (0, 0, 3, 0)
+    assert (swapped.new, swapped.changed, swapped.unchanged, swapped.removed) == (0, 0, 3, 0)
+    assert len(revisions(session, "Proofs.t1")) == 1
+    owner = "1 = 1" if first == "A" else "2 = 2"
+    assert revisions(session, "Proofs.t1")[0].statement == owner
+
+
+def test_hand_name_over_when_owner_drops_it(session: Session) -> None:
+    a, b = _two_owners()
+    ingest_batch(session, batch=batch(a, b))
+    a_without = document("A.lean", [theorem("Proofs.a")])
+
+    report = ingest_batch(session, batch=batch(a_without, b))
+
+    assert (report.changed, report.removed, report.warnings) == (1, 0, ())
+    assert [r.statement for r in revisions(session, "Proofs.t1")] == ["1 = 1", "2 = 2"]
+    assert declaration(session, "Proofs.t1").module == "B"
+
+
+def test_keep_owner_when_it_is_read_with_errors(session: Session) -> None:
+    a, b = _two_owners()
+    ingest_batch(session, batch=batch(a))
+    broken = IngestError("A.lean", 9, 1, "unterminated comment")
+    a_broken = document("A.lean", [theorem("Proofs.a")], errors=[broken])
+
+    report = ingest_batch(session, batch=batch(a_broken, b))
+
+    assert (report.changed, len(report.warnings)) == (0, 1)
+    assert [r.statement for r in revisions(session, "Proofs.t1")] == ["1 = 1"]
+
+
+def test_read_a_file_given_twice_once(session: Session) -> None:
+    a, _ = _two_owners()
+
+    report = ingest_batch(session, batch=batch(a, a))
+
+    assert (report.files, report.declarations, report.new) == (1, 2, 2)
+    assert (report.errors, report.warnings) == ((), ())
 
 
 def test_store_parse_tree_and_constants_when_statement_parses(session: Session) -> None:
@@ -274,3 +353,62 @@ def test_ingest_seeds_gives_24_theorems_and_8_definitions(
     assert {"Proofs.pdiv", "Proofs.Mat.flatten", "finProdFinEquiv", "Proofs.dense"} <= set(
         rev.constants
     )
+
+
+@pytest.mark.parametrize("examples_first", [True, False])
+def test_reingest_examples_and_seeds_changes_nothing(
+    session: Session, seeds_dir: Path, examples_first: bool
+) -> None:
+    # examples/text and the seed page 004 both declare four Proofs.* names
+    paths = [str(REPO / "examples"), str(seeds_dir)]
+    order = paths if examples_first else paths[::-1]
+
+    first = ingest_paths(session, paths=order)
+    again = [ingest_paths(session, paths=order), ingest_paths(session, paths=order[::-1])]
+    again += [ingest_paths(session, paths=[p]) for p in order]
+
+    assert (first.new, first.declarations, len(first.warnings), first.errors) == (56, 56, 4, ())
+    assert [(r.new, r.changed) for r in again] == [(0, 0)] * 4
+    assert [len(r.warnings) for r in again] == [4, 4, 0, 4]  # the owner alone: none
+    rows = session.scalars(select(models.DeclarationRevision.revision)).all()
+    assert set(rows) == {1}
+    owner = "Examples.Text" if examples_first else "004_6d8c43833ffb9c10"
+    assert declaration(session, "Proofs.sum_fin_prod").module == owner
+
+
+def test_report_missing_path_once(session: Session, tmp_path: Path) -> None:
+    missing = tmp_path / "nope"
+
+    report = ingest_paths(session, paths=[str(missing)])
+
+    assert report.exit_code == 2
+    assert [str(e) for e in report.errors] == [f"{missing}: no such file or directory"]
+
+
+@pytest.mark.parametrize("content", [None, "notes.md"])
+def test_exit_2_when_folder_has_no_documents(
+    session: Session, tmp_path: Path, content: str | None
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    if content:
+        (folder / content).write_text("# not a document\n", encoding="utf-8")
+
+    report = ingest_paths(session, paths=[str(folder)])
+
+    assert (report.exit_code, report.files) == (2, 0)
+    assert [str(e) for e in report.errors] == [
+        f"{folder}: no documents found: looked for doc-gen4 HTML pages (.html, .htm, .xhtml), "
+        "doc-gen4 JSON data (.bmp), plain-text doc pages (.txt) and Lean 4 source (.lean)"
+    ]
+
+
+def test_exit_1_when_strict_and_an_error_beside_good_input(session: Session) -> None:
+    good = document("A.lean", [theorem("Proofs.t1")])
+    binary = IngestError("blob.bin", None, None, "binary file")
+
+    report = ingest_batch(session, batch=batch(good, errors=[binary]))
+    clean = ingest_batch(session, batch=batch(good))
+
+    assert (report.exit_code, report.exit_code_strict) == (0, 1)
+    assert (clean.exit_code, clean.exit_code_strict) == (0, 0)

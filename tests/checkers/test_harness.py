@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 import jax.numpy as jnp
 import numpy as np
@@ -10,8 +11,9 @@ import pytest
 from contract_support import CONTRACT_RESULT_KEYS
 
 from checkers import CheckResult, Counterexample, Environment, Registry, check, repro, run_checker
-from checkers.core import DimConstraint, InputSpec
+from checkers.core import DimConstraint, InputSpec, Unsupported
 from checkers.registry import fin, real
+from theorem_index.model import Declaration
 
 
 def _env(registry: Registry) -> Environment:
@@ -367,3 +369,69 @@ def test_check_statement_without_inputs():
     result = check("Test.closed", _env(registry), trials=8)
     assert result.status == "pass", result.reason
     assert result.draws == [{}]
+
+
+# --- where the time goes, and replaying a statement without dimensions -----------
+
+
+def _slow_hook(checker: object, seconds: float):
+    def derive(name, env):
+        time.sleep(seconds)
+        return checker
+
+    return derive
+
+
+def test_duration_covers_deriving_when_unsupported():
+    decl = Declaration(name="Test.y", kind="theorem", module="T", binders="", statement="1 = 1")
+    hook = _slow_hook(Unsupported("no semantics for Test.g"), 0.05)
+    env = Environment.from_declarations([decl], registry=Registry(), derive=hook)
+
+    result = check("Test.y", env, trials=4)
+
+    assert result.status == "unsupported"
+    assert result.duration_s >= 0.05
+    assert result.stats == {"derive_s": result.duration_s}
+
+
+def test_duration_covers_deriving_and_checking_when_checked():
+    registry = Registry()
+    registry.register("Test.closed", inputs={"x": real()})(
+        lambda dims, dtype: lambda v: (v["x"] * 2, v["x"] + v["x"])
+    )
+    decl = Declaration(
+        name="Test.closed", kind="theorem", module="T", binders="", statement="x * 2 = x + x"
+    )
+    hook = _slow_hook(registry.get("Test.closed"), 0.05)
+    env = Environment.from_declarations([decl], registry=Registry(), derive=hook)
+
+    result = check("Test.closed", env, trials=4)
+
+    assert result.status == "pass", result.reason
+    derive_s = result.stats["derive_s"]
+    assert derive_s >= 0.05
+    assert result.duration_s > derive_s  # the checking itself is counted too
+    assert env.derive_seconds("Test.closed") == pytest.approx(derive_s, abs=1e-6)
+
+
+def test_repro_shows_inputs_and_sides_without_dimensions():
+    registry = Registry()
+    registry.register("Test.closed", inputs={"x": real()})(
+        lambda dims, dtype: lambda v: (v["x"] * 2, v["x"] + v["x"])
+    )
+    env = _env(registry)
+
+    replayed = repro("Test.closed", env, seed=3, dims={}, trial=5, trials=8)
+
+    assert (replayed.result.status, replayed.trial, replayed.dims) == ("pass", 5, {})
+    (x,) = replayed.inputs["x"]
+    assert replayed.lhs == replayed.rhs == [x * 2]
+
+
+def test_pin_only_the_dimensions_a_checker_has(faulty):
+    # `check --dims` over several theorems hands every checker the same pins
+    pinned = check("Test.fin_range", faulty, trials=4, dims={"n": 3, "zz": 5})
+    alone = check("Test.fin_range", faulty, trials=4, dims={"n": 3})
+
+    assert pinned.status == "pass", pinned.reason
+    assert pinned.draws == alone.draws == [{"n": 3}]

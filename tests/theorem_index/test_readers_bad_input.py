@@ -169,3 +169,15 @@ def test_read_bytes_never_raises_on_any_input(tokens: list[str], name: str) -> N
     assert all(e.file == name for e in doc.errors)
     assert all(e.line is None or e.line >= 1 for e in doc.errors)
     assert all(e.column is None or e.column >= 1 for e in doc.errors)
+
+
+def test_keep_duplicate_names_when_asked(tmp_path: Path) -> None:
+    _write(
+        tmp_path / "A.lean",
+        "namespace Examples\n\ntheorem good : True := trivial\n\nend Examples\n",
+    )
+    _write(tmp_path / "B.txt", GOOD)
+    batch = read_paths([tmp_path], keep_duplicates=True)
+    assert batch.errors == []
+    names = [[d.name for d in doc.declarations] for doc in batch.documents]
+    assert names == [["Examples.good"], ["Examples.good"]]

@@ -119,9 +119,13 @@ def _read_file(path: Path, rel: str, max_file_bytes: int) -> Document:
 
 
 def read_paths(
-    paths: Sequence[str | os.PathLike[str]], *, max_file_bytes: int = MAX_FILE_BYTES
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    max_file_bytes: int = MAX_FILE_BYTES,
+    keep_duplicates: bool = False,
 ) -> Batch:
-    """Read files and folders (walked recursively, in sorted order)."""
+    """Read files and folders (walked recursively, in sorted order). `keep_duplicates`
+    keeps every declaration of a name, for a caller that decides which one counts."""
     batch = Batch()
     for given in paths:
         path = Path(given)
@@ -139,7 +143,8 @@ def read_paths(
             batch.errors.append(
                 IngestError(str(given), None, None, errors.no_such_path(str(given)))
             )
-    drop_duplicates(batch)
+    if not keep_duplicates:
+        drop_duplicates(batch)
     return batch
 
 

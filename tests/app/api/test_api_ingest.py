@@ -35,6 +35,7 @@ EXAMPLES_REPORT = {
     "parsed": 28,
     "module_docs": 3,
     "errors": [],
+    "warnings": [],
 }
 GZIP = {"Content-Type": "application/gzip"} | AUTH
 

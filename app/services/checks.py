@@ -144,6 +144,9 @@ def execute_run(
                 .where(d.name.in_(selection))
             )
         }
+        # End the read transaction before checking: one open across the checks would make
+        # SQLite refuse the first result if another writer committed meanwhile.
+        session.commit()
         for name in selection:
             if name not in targets:
                 continue  # declarations are never deleted, so this is only a safeguard

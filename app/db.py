@@ -10,9 +10,10 @@ SQLite serves one writer at a time beside any number of readers. A write waits f
 writer before it (the busy timeout), but a transaction that read first and then writes
 after another writer committed cannot wait: SQLite refuses it at once ("database is
 locked"), since its reads are stale. Hence: a transaction that reads before it writes
-either takes the write lock first (`lock_for_writing`) or runs as a unit that is
-retried (`run_in_transaction`); none stays open across a long computation; and a COMMIT
-that finds the database locked is retried a bounded number of times.
+takes the write lock first (`lock_for_writing`, or every transaction of a `writer`
+session), and may run as a unit that is retried (`run_in_transaction`); none stays open
+across a long computation; and a COMMIT that finds the database locked is retried a
+bounded number of times.
 """
 
 from __future__ import annotations
@@ -140,8 +141,14 @@ def get_engine(url: str | None = None) -> Engine:
 
 
 @lru_cache(maxsize=8)
-def get_sessionmaker(url: str | None = None) -> sessionmaker[Session]:
-    return sessionmaker(bind=get_engine(url), expire_on_commit=False)
+def get_sessionmaker(url: str | None = None, *, writer: bool = False) -> sessionmaker[Session]:
+    """Sessions on the process-wide engine. A `writer`'s every transaction holds the write
+    lock from its start on SQLite (`BEGIN IMMEDIATE`): for a process that writes as it goes
+    (the run worker), whose reads would otherwise go stale before its writes."""
+    engine = get_engine(url)
+    if writer and engine.dialect.name == "sqlite":
+        engine = engine.execution_options(**{_WRITE_LOCK_OPTION: True})
+    return sessionmaker(bind=engine, expire_on_commit=False)
 
 
 @contextmanager

@@ -12,7 +12,7 @@ from app.api.deps import SessionDep, WriteAccess
 from app.api.params import RunId
 from app.api.responses import error_responses
 from app.api.schemas import ErrorOut, RunCreate, RunDetail, RunProgress
-from app.db import run_in_transaction
+from app.db import lock_for_writing, run_in_transaction
 from app.services import queries, views
 from app.services.checks import CheckParams, SelectionError
 from app.services.checks import create_run as create_check_run
@@ -24,6 +24,7 @@ __all__ = ["router", "run_detail"]
 router = APIRouter(prefix="/runs", tags=["runs"])
 
 UNKNOWN = "no run with that id"
+RUNS_LOCK = "proofbridge.runs"
 TOO_LARGE = "body over PROOFBRIDGE_MAX_UPLOAD_BYTES"
 
 
@@ -72,6 +73,9 @@ def create_run(
     names = list(body.names or [])
 
     def queue() -> models.Run:
+        # It reads the selection, then writes the run: it takes the write lock first, so
+        # that no other writer can commit in between and make SQLite refuse the write.
+        lock_for_writing(session, RUNS_LOCK)
         problems = queries.run_selection_problems(session, names=names, module=body.module)
         if problems:
             raise RequestValidationError(
@@ -95,7 +99,6 @@ def create_run(
         except SelectionError as exc:
             raise _selection_error(exc, body) from None
 
-    # It reads the selection, then writes the run: retried if a writer came in between.
     run = run_in_transaction(session, queue)
     request.app.state.metrics.runs_created.inc()
     request.app.state.submit_run(run.id)

@@ -5,19 +5,32 @@ the sqlite3 module) emits BEGIN, so that a SELECT runs inside the transaction li
 other database. A session that must write without interleaving (ingestion) asks for the
 database's write lock with `lock_for_writing`: `BEGIN IMMEDIATE` on SQLite, a
 transaction-level advisory lock on PostgreSQL.
+
+SQLite serves one writer at a time beside any number of readers. A write waits for the
+writer before it (the busy timeout), but a transaction that read first and then writes
+after another writer committed cannot wait: SQLite refuses it at once ("database is
+locked"), since its reads are stale. Hence: a transaction that reads before it writes
+takes the write lock first (`lock_for_writing`, or every transaction of a `writer`
+session), and may run as a unit that is retried (`run_in_transaction`); none stays open
+across a long computation; and a COMMIT that finds the database locked is retried a
+bounded number of times.
 """
 
 from __future__ import annotations
 
+import logging
+import sqlite3
+import time
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.settings import get_settings
@@ -25,16 +38,49 @@ from app.settings import get_settings
 __all__ = [
     "get_engine",
     "get_sessionmaker",
+    "is_locked",
     "is_postgresql",
     "lock_for_writing",
     "make_engine",
     "redact_url",
+    "run_in_transaction",
     "session_scope",
     "sqlite_file",
 ]
 
+log = logging.getLogger("proofbridge.db")
+T = TypeVar("T")
+
 SQLITE_BUSY_TIMEOUT_MS = 60_000
+LOCKED_ATTEMPTS = 5
+LOCKED_BACKOFF_S = 0.05
 _WRITE_LOCK_OPTION = "proofbridge_write_lock"
+
+
+def is_locked(exc: BaseException) -> bool:
+    """Whether `exc` is SQLite's "database is locked" (or "database table is locked")."""
+    orig = getattr(exc, "orig", exc)
+    return isinstance(orig, sqlite3.OperationalError) and "is locked" in str(orig)
+
+
+def _backoff(attempt: int) -> float:
+    return float(LOCKED_BACKOFF_S * 2**attempt)
+
+
+def _retrying_commit(do_commit: Callable[[Any], None]) -> Callable[[Any], None]:
+    # A COMMIT refused with SQLITE_BUSY leaves the transaction open and may be repeated.
+    def commit(dbapi_connection: Any) -> None:
+        for attempt in range(LOCKED_ATTEMPTS):
+            try:
+                do_commit(dbapi_connection)
+                return
+            except sqlite3.OperationalError as exc:
+                if not is_locked(exc) or attempt == LOCKED_ATTEMPTS - 1:
+                    raise
+                log.info("COMMIT found the database locked; retrying (%d)", attempt + 1)
+                time.sleep(_backoff(attempt))
+
+    return commit
 
 
 def sqlite_file(url: str) -> Path | None:
@@ -70,6 +116,9 @@ def _install_sqlite_hooks(engine: Engine) -> None:
         immediate = connection.get_execution_options().get(_WRITE_LOCK_OPTION, False)
         connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
+    dialect: Any = engine.dialect
+    dialect.do_commit = _retrying_commit(dialect.do_commit)
+
 
 def make_engine(url: str, **kwargs: Any) -> Engine:
     """A new engine for `url`; creates the folder of a SQLite file when it is missing."""
@@ -92,8 +141,14 @@ def get_engine(url: str | None = None) -> Engine:
 
 
 @lru_cache(maxsize=8)
-def get_sessionmaker(url: str | None = None) -> sessionmaker[Session]:
-    return sessionmaker(bind=get_engine(url), expire_on_commit=False)
+def get_sessionmaker(url: str | None = None, *, writer: bool = False) -> sessionmaker[Session]:
+    """Sessions on the process-wide engine. A `writer`'s every transaction holds the write
+    lock from its start on SQLite (`BEGIN IMMEDIATE`): for a process that writes as it goes
+    (the run worker), whose reads would otherwise go stale before its writes."""
+    engine = get_engine(url)
+    if writer and engine.dialect.name == "sqlite":
+        engine = engine.execution_options(**{_WRITE_LOCK_OPTION: True})
+    return sessionmaker(bind=engine, expire_on_commit=False)
 
 
 @contextmanager
@@ -108,6 +163,32 @@ def session_scope(url: str | None = None) -> Iterator[Session]:
         raise
     finally:
         session.close()
+
+
+def run_in_transaction(
+    session: Session, work: Callable[[], T], *, attempts: int = LOCKED_ATTEMPTS
+) -> T:
+    """`work()` in a transaction of its own, committed; when SQLite refuses it as locked
+    (its reads went stale before it wrote), rolled back and run again, at most `attempts`
+    times in all. Any other error rolls back and propagates. `work` must only touch the
+    database through `session`, so that running it again is harmless."""
+    if session.in_transaction():
+        session.commit()
+    for attempt in range(attempts):
+        try:
+            result = work()
+            session.commit()
+            return result
+        except OperationalError as exc:
+            session.rollback()
+            if not is_locked(exc) or attempt == attempts - 1:
+                raise
+            log.info("a transaction found the database locked; retrying (%d)", attempt + 1)
+            time.sleep(_backoff(attempt))
+        except BaseException:
+            session.rollback()
+            raise
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def is_postgresql(session: Session) -> bool:

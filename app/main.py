@@ -18,6 +18,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from app import __version__
 from app.api.deps import app_settings
+from app.api.docs import install_docs
 from app.api.errors import install_error_handlers
 from app.api.limits import BodySizeLimit
 from app.api.main import API_PREFIX, api_router
@@ -72,7 +73,12 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(
-        title="ProofBridge", version=__version__, description=DESCRIPTION, lifespan=lifespan
+        title="ProofBridge",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url=None,  # served by install_docs, from the package rather than a CDN
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.api_token = None
@@ -89,6 +95,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(api_router, prefix=API_PREFIX)
     app.include_router(pages.router)
+    install_docs(app)
     return app
 
 

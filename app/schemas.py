@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, Field
 
 __all__ = [
     "CheckerOut",
@@ -23,7 +23,6 @@ __all__ = [
     "Page",
     "ResultOut",
     "RevisionOut",
-    "RunCreate",
     "RunOut",
     "TheoremDetail",
     "TheoremSummary",
@@ -200,32 +199,6 @@ class ModuleSummary(BaseModel):
     declarations: int
     theorems: int
     statuses: dict[str, int]
-
-
-class RunCreate(BaseModel):
-    """A request for a check run (`POST /runs`, the CI webhook)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    names: list[str] | None = None
-    module: str | None = None
-    trials: int = Field(default=64, ge=1, le=100_000)
-    seed: int = Field(default=0, ge=0, le=2**63 - 1)
-    dtype: Dtype = "float64"
-    dims: dict[str, int] | None = None
-    changed_only: bool = False
-
-    @field_validator("dims")
-    @classmethod
-    def _positive_dims(cls, value: dict[str, int] | None) -> dict[str, int] | None:
-        if value is None:
-            return None
-        for key, dim in value.items():
-            if not key or any(ch.isspace() or ch in "=,:" for ch in key):
-                raise ValueError(f"dimension name {key!r} is not a name")
-            if dim < 1:
-                raise ValueError(f"dimension {key} must be a positive integer, got {dim}")
-        return value
 
 
 class RunOut(BaseModel):

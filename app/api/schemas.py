@@ -2,20 +2,111 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StringConstraints,
+    WithJsonSchema,
+)
+from pydantic_core import PydanticCustomError
 
-from app.schemas import IngestReportOut, LocationOut, ModuleSummary, RunOut
+from app.api.params import MAX_NAME_LENGTH, NO_NUL
+from app.schemas import Dtype, IngestReportOut, LocationOut, ModuleSummary, RunOut
 
 __all__ = [
+    "MAX_DIM",
+    "MAX_NAMES",
+    "MAX_TRIALS",
+    "ErrorOut",
     "HealthOut",
     "IngestFailureOut",
     "ModuleOut",
     "ProseOut",
+    "RunCreate",
     "RunDetail",
     "RunProgress",
+    "ValidationErrorOut",
+    "ValidationProblem",
 ]
+
+MAX_TRIALS = 100_000
+# The largest integer every JSON reader holds exactly (RFC 8259, section 6); the OpenAPI
+# document writes bounds as floats, so a larger one would not be said exactly either.
+MAX_SEED = 2**53 - 1
+MAX_DIM = 1024
+MAX_NAMES = 10_000
+
+
+class ErrorOut(BaseModel):
+    """Every error but a validation error: one precise message."""
+
+    detail: str
+
+
+class ValidationProblem(BaseModel):
+    """One problem of a request: where (`loc`), what (`msg`, `type`); malformed JSON adds
+    its `line`, `column` and `position`."""
+
+    model_config = ConfigDict(extra="allow")
+
+    loc: list[str | int]
+    msg: str
+    type: str
+
+
+class ValidationErrorOut(BaseModel):
+    detail: list[ValidationProblem]
+
+
+def _json_number(value: Any) -> Any:
+    # A JSON integer is a number (3 or 3.0): a numeric string or a boolean is not one.
+    if isinstance(value, str | bool):
+        raise PydanticCustomError("int_type", "Input should be a valid integer")
+    return value
+
+
+_JSON_NUMBER = BeforeValidator(_json_number)
+Trials = Annotated[int, Field(ge=1, le=MAX_TRIALS), _JSON_NUMBER]
+Seed = Annotated[int, Field(ge=0, le=MAX_SEED), _JSON_NUMBER]
+Dim = Annotated[int, Field(ge=1, le=MAX_DIM), _JSON_NUMBER]
+Name = Annotated[str, StringConstraints(min_length=1, max_length=MAX_NAME_LENGTH, pattern=NO_NUL)]
+DIM_NAME = r"^[^\x00-\x20\x7f=,:]+$"
+DimName = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=DIM_NAME)]
+Dims = Annotated[
+    dict[DimName, Dim],
+    Field(max_length=64),
+    WithJsonSchema(
+        {
+            "type": "object",
+            "propertyNames": {"minLength": 1, "maxLength": 64, "pattern": DIM_NAME},
+            "additionalProperties": {"type": "integer", "minimum": 1, "maximum": MAX_DIM},
+            "maxProperties": 64,
+        }
+    ),
+]
+
+
+class RunCreate(BaseModel):
+    """A request for a check run (`POST /runs`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    names: list[Name] | None = Field(
+        default=None,
+        max_length=MAX_NAMES,
+        description="theorems to check (default: every theorem, or those of `module`)",
+    )
+    module: Name | None = None
+    trials: Trials = 64
+    seed: Seed = 0
+    dtype: Dtype = "float64"
+    dims: Dims | None = Field(default=None, description='pinned dimensions, e.g. {"N": 3}')
+    changed_only: StrictBool = False
 
 
 class HealthOut(BaseModel):

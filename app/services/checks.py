@@ -156,6 +156,9 @@ def execute_run(
                 .where(d.name.in_(selection))
             )
         }
+        # End the read transaction before checking: one open across the checks would make
+        # SQLite refuse the first result if another writer committed meanwhile.
+        session.commit()
         if on_start is not None:
             on_start(len(selection))
         for name in selection:

@@ -48,7 +48,7 @@ class InProcessRunner:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="proofbridge-run")
 
     def _session(self) -> Session:
-        return get_sessionmaker(self._url)()
+        return get_sessionmaker(self._url, writer=True)()
 
     def submit(self, run_id: int) -> Future[str] | None:
         """Execute the queued run `run_id` when the runs before it are done. While stopping,

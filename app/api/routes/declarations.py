@@ -8,6 +8,8 @@ from fastapi import APIRouter, Query
 
 from app import crud, models, schemas
 from app.api.deps import SessionDep
+from app.api.params import MODULE_DOC, DeclarationKind, Limit, ModuleQuery, Offset, SearchText
+from app.api.responses import error_responses
 from app.api.schemas import ProseOut
 from app.services import queries, views
 
@@ -15,7 +17,6 @@ __all__ = ["MODULE_DOC", "router"]
 
 router = APIRouter(prefix="/declarations", tags=["declarations"])
 
-MODULE_DOC = "module_doc"
 Item = schemas.DeclarationSummary | ProseOut
 
 
@@ -23,19 +24,17 @@ def _prose(doc: models.ModuleDoc) -> ProseOut:
     return ProseOut(**views.module_doc_out(doc).model_dump())
 
 
-@router.get("", response_model=schemas.Page[Item])
+@router.get("", response_model=schemas.Page[Item], responses=error_responses())
 def read_declarations(
     session: SessionDep,
     kind: Annotated[
-        str | None,
-        Query(description="theorem, lemma, def, abbrev, instance, ..., or module_doc"),
+        DeclarationKind | None,
+        Query(description="the Lean keyword `show` prints (theorem, def, ...), or module_doc"),
     ] = None,
-    module: str | None = None,
-    q: Annotated[
-        str | None, Query(description="substring of the name or statement (of the prose)")
-    ] = None,
-    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    module: ModuleQuery = None,
+    q: SearchText = None,
+    limit: Limit = 100,
+    offset: Offset = 0,
 ) -> schemas.Page[Item]:
     """Declarations by name, then module-doc blocks (kind `module_doc`) by module; `count`
     covers both."""

@@ -8,6 +8,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from app import __version__
 from app.api.deps import SessionDep, SettingsDep
+from app.api.responses import error_responses
 from app.api.schemas import HealthOut
 from app.db import redact_url
 
@@ -19,7 +20,7 @@ router = APIRouter(tags=["health"])
 @router.get(
     "/healthz",
     response_model=HealthOut,
-    responses={status.HTTP_503_SERVICE_UNAVAILABLE: {"description": "database unreachable"}},
+    responses=error_responses(validated=False),
 )
 def read_health(session: SessionDep, settings: SettingsDep) -> HealthOut:
     """200 when the database answers a query, else 503 saying why."""

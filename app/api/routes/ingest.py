@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import tempfile
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import IO, Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request, status
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
-from starlette.datastructures import UploadFile
+from starlette.datastructures import FormData, UploadFile
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api.deps import SessionDep, SettingsDep, WriteAccess
-from app.api.schemas import IngestFailureOut
+from app.api.responses import error_responses
+from app.api.schemas import ErrorOut, IngestFailureOut, ValidationErrorOut
 from app.schemas import IngestReportOut
 from app.services.ingest import IngestReport, ingest_batch
 from app.services.uploads import DEFAULT_ARCHIVE_NAME, Upload, read_archive, read_uploads
@@ -51,6 +55,7 @@ _BODY_DOC: dict[str, Any] = {
                         "files": {
                             "type": "array",
                             "items": {"type": "string", "format": "binary"},
+                            "minItems": 1,
                             "description": "documents, or .tar.gz archives of documents",
                         }
                     },
@@ -95,21 +100,38 @@ def _ingest_archive(
     return ingest_batch(session, batch=batch, commit=commit)
 
 
+@asynccontextmanager
+async def _read_form(request: Request) -> AsyncIterator[FormData]:
+    """The multipart form; a body Starlette cannot parse is a 422 saying why."""
+    try:
+        form = await request.form(max_files=MAX_FILES, max_fields=MAX_FILES)
+    except StarletteHTTPException as exc:
+        if exc.status_code != status.HTTP_400_BAD_REQUEST:
+            raise
+        raise HTTPException(
+            status.HTTP_422_UNPROCESSABLE_CONTENT,
+            detail=f"malformed multipart/form-data body: {exc.detail}",
+        ) from None
+    try:
+        yield form
+    finally:
+        await form.close()
+
+
 @router.post(
     "/ingest",
     response_model=IngestReportOut,
     openapi_extra=_BODY_DOC,
-    responses={
-        status.HTTP_401_UNAUTHORIZED: {"description": "missing or wrong bearer token"},
-        status.HTTP_413_CONTENT_TOO_LARGE: {
-            "description": "body over PROOFBRIDGE_MAX_UPLOAD_BYTES"
+    responses=error_responses(
+        write=True,
+        e413="body over PROOFBRIDGE_MAX_UPLOAD_BYTES",
+        e415="neither multipart/form-data nor application/gzip",
+        e422={
+            "model": IngestFailureOut | ErrorOut | ValidationErrorOut,
+            "description": "nothing could be ingested (the report says why), no file was "
+            "sent, the multipart body is malformed, or `commit` is not a SHA",
         },
-        status.HTTP_415_UNSUPPORTED_MEDIA_TYPE: {"description": "neither multipart nor gzip"},
-        status.HTTP_422_UNPROCESSABLE_CONTENT: {
-            "model": IngestFailureOut,
-            "description": "nothing could be ingested (the report says why)",
-        },
-    },
+    ),
 )
 async def create_ingestion(
     request: Request,
@@ -127,7 +149,7 @@ async def create_ingestion(
     commit = commit.lower() if commit else None
     media = _media_type(request)
     if media == "multipart/form-data":
-        async with request.form(max_files=MAX_FILES, max_fields=MAX_FILES) as form:
+        async with _read_form(request) as form:
             uploads = [
                 Upload(filename=value.filename or "", file=value.file)
                 for _, value in form.multi_items()

@@ -6,6 +6,7 @@ from fastapi import APIRouter
 
 from app import crud, schemas
 from app.api.deps import SessionDep
+from app.api.responses import error_responses
 from app.api.schemas import ModuleOut
 from app.services import queries
 
@@ -14,7 +15,7 @@ __all__ = ["router"]
 router = APIRouter(prefix="/modules", tags=["modules"])
 
 
-@router.get("", response_model=schemas.Page[ModuleOut])
+@router.get("", response_model=schemas.Page[ModuleOut], responses=error_responses(validated=False))
 def read_modules(session: SessionDep) -> schemas.Page[ModuleOut]:
     """Every module with live declarations or module docs, by name. `statuses` counts the
     theorems by newest result (`unchecked` for never checked)."""

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Path, Query, Request, Response, status
+from fastapi import APIRouter, HTTPException, Query, Request, Response, status
 from fastapi.exceptions import RequestValidationError
 
 from app import crud, models, schemas
 from app.api.deps import SessionDep, WriteAccess
-from app.api.schemas import RunDetail, RunProgress
+from app.api.params import RunId
+from app.api.responses import error_responses
+from app.api.schemas import ErrorOut, RunCreate, RunDetail, RunProgress
+from app.db import lock_for_writing, run_in_transaction
 from app.services import queries, views
 from app.services.checks import CheckParams, SelectionError
 from app.services.checks import create_run as create_check_run
@@ -20,7 +23,9 @@ __all__ = ["router", "run_detail"]
 
 router = APIRouter(prefix="/runs", tags=["runs"])
 
-RunId = Annotated[int, Path(ge=1, description="the run id")]
+UNKNOWN = "no run with that id"
+RUNS_LOCK = "proofbridge.runs"
+TOO_LARGE = "body over PROOFBRIDGE_MAX_UPLOAD_BYTES"
 
 
 def unknown_run(run_id: int) -> HTTPException:
@@ -42,7 +47,7 @@ def run_detail(request: Request, run: models.Run) -> RunDetail:
     )
 
 
-def _selection_error(exc: SelectionError, body: schemas.RunCreate) -> RequestValidationError:
+def _selection_error(exc: SelectionError, body: RunCreate) -> RequestValidationError:
     loc: tuple[Any, ...] = ("body", "module") if body.module else ("body",)
     return RequestValidationError(
         [{"type": "value_error", "loc": loc, "msg": str(exc), "input": body.module}]
@@ -53,42 +58,48 @@ def _selection_error(exc: SelectionError, body: schemas.RunCreate) -> RequestVal
     "",
     response_model=RunDetail,
     status_code=status.HTTP_202_ACCEPTED,
-    responses={status.HTTP_401_UNAUTHORIZED: {"description": "missing or wrong bearer token"}},
+    responses=error_responses(write=True, e413=TOO_LARGE),
 )
 def create_run(
     request: Request,
     response: Response,
     session: SessionDep,
     _: WriteAccess,
-    body: schemas.RunCreate,
+    body: RunCreate,
 ) -> RunDetail:
     """Queue a check run over `names` (default: every theorem, or those of `module`) and
     return it (202, status `queued`); the worker executes it. Unknown or unsuitable names
     are 422 errors located at their index in `names`."""
     names = list(body.names or [])
-    problems = queries.run_selection_problems(session, names=names, module=body.module)
-    if problems:
-        raise RequestValidationError(
-            [
-                {"type": "value_error", "loc": ("body", "names", i), "msg": msg, "input": names[i]}
-                for i, msg in problems
-            ]
-        )
-    try:
-        params = CheckParams(
-            names=tuple(names),
-            module=body.module,
-            trials=body.trials,
-            seed=body.seed,
-            dtype=body.dtype,
-            dims=body.dims,
-            changed_only=body.changed_only,
-        )
-        run = create_check_run(session, params=params, trigger=API_TRIGGER)
-    except SelectionError as exc:
-        session.rollback()
-        raise _selection_error(exc, body) from None
-    session.commit()
+
+    def queue() -> models.Run:
+        # It reads the selection, then writes the run: it takes the write lock first, so
+        # that no other writer can commit in between and make SQLite refuse the write.
+        lock_for_writing(session, RUNS_LOCK)
+        problems = queries.run_selection_problems(session, names=names, module=body.module)
+        if problems:
+            raise RequestValidationError(
+                [
+                    {"type": "value_error", "loc": ("body", "names", i), "msg": msg}
+                    | {"input": names[i]}
+                    for i, msg in problems
+                ]
+            )
+        try:
+            params = CheckParams(
+                names=tuple(names),
+                module=body.module,
+                trials=body.trials,
+                seed=body.seed,
+                dtype=body.dtype,
+                dims=body.dims,
+                changed_only=body.changed_only,
+            )
+            return create_check_run(session, params=params, trigger=API_TRIGGER)
+        except SelectionError as exc:
+            raise _selection_error(exc, body) from None
+
+    run = run_in_transaction(session, queue)
     request.app.state.metrics.runs_created.inc()
     request.app.state.submit_run(run.id)
     detail = run_detail(request, run)
@@ -96,7 +107,7 @@ def create_run(
     return detail
 
 
-@router.get("/{run_id}", response_model=RunDetail)
+@router.get("/{run_id}", response_model=RunDetail, responses=error_responses(e404=UNKNOWN))
 def read_run(request: Request, session: SessionDep, run_id: RunId) -> RunDetail:
     """Status (`queued`, `running`, `done`, `failed`), progress and results by status."""
     run = crud.get_run(session, run_id=run_id)
@@ -105,7 +116,11 @@ def read_run(request: Request, session: SessionDep, run_id: RunId) -> RunDetail:
     return run_detail(request, run)
 
 
-@router.get("/{run_id}/results", response_model=schemas.Page[schemas.ResultOut])
+@router.get(
+    "/{run_id}/results",
+    response_model=schemas.Page[schemas.ResultOut],
+    responses=error_responses(e404=UNKNOWN),
+)
 def read_run_results(
     session: SessionDep,
     run_id: RunId,
@@ -128,8 +143,14 @@ def read_run_results(
     "/{run_id}/junit.xml",
     response_class=Response,
     responses={
-        status.HTTP_200_OK: {"content": {"application/xml": {}}, "description": "JUnit XML"},
-        status.HTTP_409_CONFLICT: {"description": "the run is not finished yet"},
+        status.HTTP_200_OK: {
+            "content": {"application/xml": {"schema": {"type": "string"}}},
+            "description": "JUnit XML",
+        },
+        **error_responses(
+            e404=UNKNOWN,
+            e409={"model": ErrorOut, "description": "the run is not finished yet"},
+        ),
     },
 )
 def read_run_junit(session: SessionDep, run_id: RunId) -> Response:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import logging
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Path, Query, Request, status
+from fastapi import APIRouter, HTTPException, Query, Request, status
 
 from app import crud, schemas
 from app.api.deps import SessionDep
+from app.api.params import Limit, ModuleQuery, Offset, SearchText, TheoremName
+from app.api.responses import error_responses
 from app.crud.declarations import THEOREM_KINDS
 from app.services import views
 
@@ -18,23 +20,21 @@ router = APIRouter(prefix="/theorems", tags=["theorems"])
 log = logging.getLogger("proofbridge.api")
 
 TheoremStatus = Literal["pass", "fail", "error", "unsupported", "unchecked"]
-Name = Annotated[str, Path(description="fully qualified name, e.g. Proofs.sum_fin_prod")]
-Limit = Annotated[int, Query(ge=1, le=1000)]
-Offset = Annotated[int, Query(ge=0)]
+UNKNOWN = "no declaration of that name"
 
 
 def unknown_theorem(name: str) -> HTTPException:
     return HTTPException(status_code=status.HTTP_404_NOT_FOUND, detail=f"unknown theorem: {name}")
 
 
-@router.get("", response_model=schemas.Page[schemas.TheoremSummary])
+@router.get("", response_model=schemas.Page[schemas.TheoremSummary], responses=error_responses())
 def read_theorems(
     session: SessionDep,
     status: Annotated[
         TheoremStatus | None, Query(description="newest result status, or unchecked")
     ] = None,
-    module: str | None = None,
-    q: Annotated[str | None, Query(description="substring of the name or statement")] = None,
+    module: ModuleQuery = None,
+    q: SearchText = None,
     limit: Limit = 100,
     offset: Offset = 0,
 ) -> schemas.Page[schemas.TheoremSummary]:
@@ -55,8 +55,10 @@ def _describe(request: Request, session: Any, name: str) -> dict[str, Any]:
         return {"kind": "unknown", "reason": f"describing the checker failed: {exc}"}
 
 
-@router.get("/{name}", response_model=schemas.TheoremDetail)
-def read_theorem(request: Request, session: SessionDep, name: Name) -> schemas.TheoremDetail:
+@router.get(
+    "/{name}", response_model=schemas.TheoremDetail, responses=error_responses(e404=UNKNOWN)
+)
+def read_theorem(request: Request, session: SessionDep, name: TheoremName) -> schemas.TheoremDetail:
     """Statement, binders, docstring, parse tree or parse error, constants, the checker it
     gets, its newest results and its revisions: what `proofbridge show NAME --json` prints.
     Definitions are served too (their checker is `none`)."""
@@ -70,9 +72,13 @@ def read_theorem(request: Request, session: SessionDep, name: Name) -> schemas.T
     return detail
 
 
-@router.get("/{name}/results", response_model=schemas.Page[schemas.ResultOut])
+@router.get(
+    "/{name}/results",
+    response_model=schemas.Page[schemas.ResultOut],
+    responses=error_responses(e404=UNKNOWN),
+)
 def read_theorem_results(
-    session: SessionDep, name: Name, limit: Limit = 50, offset: Offset = 0
+    session: SessionDep, name: TheoremName, limit: Limit = 50, offset: Offset = 0
 ) -> schemas.Page[schemas.ResultOut]:
     """The theorem's results, newest first."""
     decl = crud.get_declaration(session, name=name)

@@ -143,7 +143,7 @@ def test_refuse_run_with_invalid_fields(client: TestClient) -> None:
     assert errors == {
         ("body", "trials"): "Input should be greater than or equal to 1",
         ("body", "dtype"): "Input should be 'float64', 'float32' or 'bfloat16'",
-        ("body", "dims"): "Value error, dimension n must be a positive integer, got 0",
+        ("body", "dims", "n"): "Input should be greater than or equal to 1",
         ("body", "colour"): "Extra inputs are not permitted",
     }
 

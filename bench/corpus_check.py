@@ -50,7 +50,9 @@ def _timed(cmd: list[str], *, cwd: Path, env: dict[str, str], out: Path) -> tupl
     return wall, rss_mb, proc.returncode
 
 
-def run_tree(source: Path, tree: Path, *, label: str, out: Path, trials: int, seed: int) -> dict:
+def run_tree(
+    source: Path, tree: Path, *, label: str, out: Path, trials: int, seed: int, every: int = 1
+) -> dict:
     data = Path(tempfile.mkdtemp(prefix=f"corpus-{label}-"))
     env = dict(os.environ)
     env.update(
@@ -69,6 +71,9 @@ def run_tree(source: Path, tree: Path, *, label: str, out: Path, trials: int, se
         report["ingest"] = {"wall_s": round(wall, 1), "peak_rss_mb": rss, "exit": rc}
         print(f"[{label}] ingest: {wall:.1f} s, {rss} MB, exit {rc}", flush=True)
         cmd = [*py, "check", "--json", "--trials", str(trials), "--seed", str(seed)]
+        if every > 1:
+            cmd += _sample(data, every)
+            report["every"] = every
         wall, rss, rc = _timed(cmd, cwd=source, env=env, out=out / f"{label}.check")
         report["check"] = {"wall_s": round(wall, 1), "peak_rss_mb": rss, "exit": rc}
         print(f"[{label}] check: {wall:.1f} s, {rss} MB, exit {rc}", flush=True)
@@ -80,6 +85,17 @@ def run_tree(source: Path, tree: Path, *, label: str, out: Path, trials: int, se
     finally:
         shutil.rmtree(data, ignore_errors=True)
     return report
+
+
+def _sample(data: Path, every: int) -> list[str]:
+    """Every `every`-th ingested theorem by name (a fixed sample for speed ratios)."""
+    import sqlite3
+
+    with sqlite3.connect(data / "proofbridge.db") as db:
+        rows = db.execute(
+            "SELECT name FROM declarations WHERE kind IN ('theorem', 'lemma') ORDER BY name"
+        ).fetchall()
+    return [name for k, (name,) in enumerate(rows) if k % every == 0]
 
 
 def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
@@ -125,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--trials", type=int, default=16)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--against", metavar="REV", help="also measure commit REV, in the same run")
+    ap.add_argument(
+        "--every", type=int, default=1, help="check only every N-th theorem by name (speed ratios)"
+    )
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "corpus")
     args = ap.parse_args(argv)
     if not args.tree.is_dir():
@@ -144,10 +163,19 @@ def main(argv: list[str] | None = None) -> int:
                     out=args.out,
                     trials=args.trials,
                     seed=args.seed,
+                    every=args.every,
                 )
             )
         reports.append(
-            run_tree(ROOT, tree, label="head", out=args.out, trials=args.trials, seed=args.seed)
+            run_tree(
+                ROOT,
+                tree,
+                label="head",
+                out=args.out,
+                trials=args.trials,
+                seed=args.seed,
+                every=args.every,
+            )
         )
     finally:
         if ref is not None:

@@ -18,7 +18,7 @@ import importlib
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from checkers.binding import StatementBinding, StatementMismatch, bind
 from checkers.core import Checker, Unsupported
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from theorem_index.model import Declaration
 
 DeriveHook = Callable[[str, "Environment"], Any]
+T = TypeVar("T")
 
 DERIVED_MODULE = "checkers.derived"
 THEOREM_KINDS = ("theorem", "lemma")
@@ -86,6 +87,7 @@ class Environment:
         self._resolved: dict[tuple[str, str], Checker | Unsupported] = {}
         self._bindings: dict[str, StatementBinding] = {}
         self._derive_s: dict[tuple[str, str], float] = {}
+        self._shared: dict[str, Any] = {}
         self.duplicates = duplicates
 
     @classmethod
@@ -146,6 +148,14 @@ class Environment:
     def equations(self, name: str) -> tuple[str, ...]:
         decl = self._declarations.get(name)
         return () if decl is None else decl.equations
+
+    def shared(self, key: str, build: Callable[[Environment], T]) -> T:
+        """State computed from the declarations alone (the derived checkers' semantics
+        tables: parsed equations, what each definition is missing), built once per
+        environment and shared by every theorem; the declarations never change."""
+        if key not in self._shared:
+            self._shared[key] = build(self)
+        return cast(T, self._shared[key])
 
     # --- checkers ----------------------------------------------------------
 

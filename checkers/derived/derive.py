@@ -341,11 +341,18 @@ def dry_run(checker: DerivedChecker, dims: Mapping[str, int]) -> None:
         raise EvalError(f"the two sides have different shapes: {out[0].shape} and {out[1].shape}")
 
 
+def shared_semantics(env: Any) -> Semantics:
+    """One Semantics per environment: parsed equations and the missing-vocabulary
+    analysis are computed once for the whole corpus, not once per theorem."""
+    shared = getattr(env, "shared", None)
+    return shared("derived.semantics", Semantics) if callable(shared) else Semantics(env)
+
+
 def derive(name: str, env: Any) -> DerivedChecker | Unsupported:
     decl = env.get(name) if hasattr(env, "get") else None
     if decl is None:
         return Unsupported(f"{name} is not declared")
-    sem = Semantics(env)
+    sem = shared_semantics(env)
     analysis = analyse_declaration(decl, sem.known)
     if analysis.errors or analysis.statement is None or analysis.binders is None:
         why = "; ".join(str(e) for e in analysis.errors) or "no statement"

@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 import jax
+import jax.numpy as jnp
 
 from checkers.derived import arith as A
 from checkers.derived import total as T
@@ -67,6 +68,14 @@ MAX_DEPTH = 150
 
 class Library(Protocol):
     def lookup(self, name: str) -> Any: ...
+
+
+def _holds_tracer(value: Any) -> bool:
+    if isinstance(value, Arr):
+        return isinstance(value.data, jax.core.Tracer)
+    if isinstance(value, Pair):
+        return _holds_tracer(value.fst) or _holds_tracer(value.snd)
+    return not isinstance(value, Arr | Pair | int | float | Fraction | Numeral | TypeValue)
 
 
 def _pair_leaves(p: Pair) -> list[Any]:
@@ -189,11 +198,31 @@ class Evaluator(Operators, Forms, Patterns):
             return v.fn(self, ())
         if hasattr(v, "apply_args") and v.min_args() == 0:
             # a definition without explicit parameters denotes its value
+            if not v.params:
+                return self._closed_value(name, v)
             try:
                 return v.apply_args(self, ())[0]
             except EvalError:
                 return v
         return v
+
+    def _closed_value(self, name: str, v: Any) -> Any:
+        """The value of a definition without parameters (a weight matrix, a constant),
+        computed once per library and precision, outside any trace: a literal of
+        thousands of numerals then costs one array constant in each program, not
+        thousands of traced operations in every theorem that mentions it."""
+        memo = getattr(self.lib, "values", None)
+        key = (name, jnp.dtype(self.ctx.dtype).name, jnp.dtype(self.ctx.int_dtype).name)
+        if memo is not None and key in memo:
+            return memo[key]
+        with jax.ensure_compile_time_eval():
+            try:
+                value = v.apply_args(self, ())[0]
+            except EvalError:
+                value = v
+        if memo is not None and not _holds_tracer(value):
+            memo[key] = value
+        return value
 
     def type_of(self, t: S.Term, env: Env) -> Ty:
         return eval_type(t, env, lambda u, e: self.eval(u, e))

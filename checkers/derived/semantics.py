@@ -139,6 +139,8 @@ class Semantics:
         self._known: KnownNames | None = None
         self._eqns: dict[str, EqnFn | NotSupported] = {}
         self._missing: dict[str, tuple[str, ...]] = {}
+        # values of closed definitions, by (name, dtype, int dtype): see Evaluator.constant
+        self.values: dict[tuple[str, str, str], Any] = {}
 
     @property
     def known(self) -> KnownNames:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import jax
 import numpy as np
 import pytest
-from derived_support import definition, environment, sides, theorem
+from derived_support import definition, environment, evaluate, sides, theorem
 
 from checkers import check
 from checkers.core import DimConstraint, Unsupported
 from checkers.derived import DerivedChecker, derive
+from checkers.derived.derive import shared_semantics
+from checkers.derived.values import as_array
 
 
 def _derived(env: object, name: str) -> DerivedChecker:
@@ -272,3 +275,42 @@ def test_sum_over_product_of_fins() -> None:
         )
     )
     assert _agree(_derived(env, "Proofs.t"), {"m": 2, "n": 3})
+
+
+def test_share_one_semantics_table_across_theorems() -> None:
+    env = environment(
+        definition("Proofs.eps", "", "ℝ", "Proofs.eps = 0.5"),
+        theorem("Proofs.t1", "(x : ℝ)", "x + eps = eps + x"),
+        theorem("Proofs.t2", "(x : ℝ)", "x * eps = eps * x"),
+    )
+    assert shared_semantics(env) is shared_semantics(env)
+    c1, c2 = _derived(env, "Proofs.t1"), _derived(env, "Proofs.t2")
+    assert c1.semantics is c2.semantics
+
+
+def test_evaluate_closed_definition_once_outside_the_trace() -> None:
+    env = environment(
+        definition("Proofs.W", "", "Mat 2 2", "Proofs.W = ![![1, 2], ![3, 4.5]]"),
+        theorem("Proofs.t", "(i : Fin 2)", "W i 0 + W i 1 = ∑ j : Fin 2, W i j"),
+        theorem("Proofs.bad", "(i : Fin 2)", "W i 0 = W i 1"),
+    )
+    c = _derived(env, "Proofs.t")
+    assert _agree(c, {})
+    cached = {k: v for k, v in c.semantics.values.items() if k[0] == "Proofs.W"}
+    assert list(cached) == [("Proofs.W", "float64", "int64")]
+    (value,) = cached.values()
+    assert not isinstance(value.data, jax.core.Tracer)
+    np.testing.assert_array_equal(np.asarray(value.data), [[1.0, 2.0], [3.0, 4.5]])
+    # the cached value is a constant of every program: a false statement still fails
+    assert check("Proofs.bad", env, trials=8).status == "fail"
+    assert check("Proofs.t", env, trials=8).status == "pass"
+
+
+def test_do_not_cache_definition_whose_value_depends_on_a_trace() -> None:
+    def traced(x: jax.Array) -> jax.Array:
+        sem = shared_semantics(environment(definition("Proofs.c", "", "ℝ", "Proofs.c = 2")))
+        v = evaluate("c * 3", {}, sem)
+        assert all(not isinstance(k, jax.core.Tracer) for k in sem.values.values())
+        return x * as_array(v)
+
+    assert float(jax.jit(traced)(1.0)) == 6.0

@@ -203,9 +203,8 @@ class DerivedChecker:
             b = ev.eval(second, env, value_type(a) if isinstance(a, Arr) else None)
             lhs, rhs = (b, a) if isinstance(rel.lhs, S.Lam) else (a, b)
         else:
-            kind, _, vals = ev.typed_leaves([rel.lhs, rel.rhs], env, None, default_nat=True)
-            lhs = ev._fold(rel.lhs, vals, kind)
-            rhs = ev._fold(rel.rhs, vals, kind)
+            # both sides are elaborated at one type, as `binrel%` does
+            lhs, rhs = ev.typed_trees([rel.lhs, rel.rhs], env, None, default_nat=True)
         # a side that is still a function of indices takes the other side's domain
         if isinstance(lhs, Arr) and lhs.dom and not isinstance(rhs, Arr):
             rhs = ev.tabulate(rhs, lhs.dom)

@@ -32,6 +32,9 @@ from checkers.derived.total import (
 from checkers.derived.values import Arr, Sz, as_array, expand, union_axes
 
 ARITH_OPS = ("+", "-", "*", "/", "%")
+# positive reals held as their logarithms (values.py) combine without leaving log
+# space, so exponentials beyond float64's range still meet: e^a / e^b is e^(a - b)
+LOG_OPS = {"*": jnp.add, "/": jnp.subtract, "+": jnp.logaddexp}
 CMP_OPS = ("=", "≠", "<", "≤", ">", "≥")
 
 
@@ -75,6 +78,10 @@ def _arrays(op: str, a: Arr, b: Arr, ctx: Ctx, kind: str, bound: Sz | None) -> A
     if a.dom and b.dom and tuple(s.n for s in a.dom) != tuple(s.n for s in b.dom):
         raise EvalError(f"cannot combine a {a.describe()} with a {b.describe()}")
     dt = ctx.dtype if kind == "real" else ctx.int_dtype
+    if kind == "real" and a.log and b.log and op in LOG_OPS:
+        x = expand(a, axes, ndom, dt, logs=True)
+        y = expand(b, axes, ndom, dt, logs=True)
+        return Arr(LOG_OPS[op](x, y), kind, axes, dom, log=True)
     x = expand(a, axes, ndom, dt)
     y = expand(b, axes, ndom, dt)
     if kind == "real":

@@ -280,6 +280,8 @@ class DerivedChecker:
             d = v.data
             if isinstance(d, jax.core.Tracer) or v.is_static:
                 return
+            if v.log:  # held as its logarithm: the value is what overflows
+                d = as_array(v)
             if not np.all(np.isfinite(np.asarray(d, dtype=np.float64))):
                 found.append(t)
 

@@ -56,6 +56,14 @@ def _log(ev: Evaluator, args: tuple[Any, ...]) -> Any:
     return x.with_(data=T.real_log(as_array(x)), iota=None)
 
 
+def _sqrt(ev: Evaluator, args: tuple[Any, ...]) -> Any:
+    """`Real.sqrt x` (0 for x ≤ 0); of a value in log space, half its logarithm."""
+    x = coerce(ev._arr(args[0], "Real.sqrt"), "real", ev.ctx)
+    if x.log:
+        return A.log_scaled(x, 0.5)
+    return x.with_(data=T.real_sqrt(as_array(x)), iota=None)
+
+
 def _pi(ev: Evaluator, args: tuple[Any, ...]) -> Any:
     return Arr(jnp.asarray(math.pi, ev.ctx.dtype), "real")
 
@@ -268,7 +276,7 @@ def _type(name: str) -> Builtin:
 CORE: tuple[Builtin, ...] = (
     Builtin("Real.exp", 1, _exp, ("real",), implicit=0),
     Builtin("Real.log", 1, _log, ("real",), implicit=0),
-    _real1("Real.sqrt", T.real_sqrt),
+    Builtin("Real.sqrt", 1, _sqrt, ("real",), implicit=0),
     _real1("Real.tanh", jnp.tanh),
     _real1("Real.cos", jnp.cos),
     _real1("Real.sin", jnp.sin),

@@ -32,6 +32,12 @@ Z = {"z": real([1000.0, 999.0, 0.0])}
         ("∑ k : Fin 2, Real.exp 1000 / Real.exp 1000", {}, 2.0),
         ("∑ k : Fin 0, Real.exp 1000", {}, 0.0),  # the empty sum, not inf * 0
         ("∏ k : Fin 0, Real.exp 1000", {}, 1.0),
+        ("Real.exp 1000 ^ 2 / Real.exp 1999", {}, math.e),
+        ("Real.exp 1000 ^ (1 / 2 : ℝ) / Real.exp 499", {}, math.e),
+        ("Real.sqrt (Real.exp 1000) / Real.exp 499", {}, math.e),
+        ("(Real.exp 1000)⁻¹ * Real.exp 1001", {}, math.e),
+        ("|Real.exp 1000| / Real.exp 999", {}, math.e),
+        ("Real.exp 2 ^ 0", {}, 1.0),
         ("Real.exp 1", {}, math.e),
         ("Real.sin (Real.exp 0)", {}, math.sin(1.0)),
         ("Real.log 0", {}, 0.0),  # Lean's total logarithm is unchanged

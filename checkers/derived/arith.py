@@ -32,6 +32,17 @@ from checkers.derived.total import (
 from checkers.derived.values import Arr, Sz, as_array, expand, union_axes
 
 ARITH_OPS = ("+", "-", "*", "/", "%")
+# positive reals held as their logarithms (values.py) combine without leaving log
+# space, so exponentials beyond float64's range still meet: e^a / e^b is e^(a - b)
+LOG_OPS = {"*": jnp.add, "/": jnp.subtract, "+": jnp.logaddexp}
+
+
+def log_scaled(x: Arr, factor: Any) -> Arr:
+    """A power of a positive real held in log space (values.py): log (x ^ k) = k · log x,
+    so `(e^a) ^ k`, `√(e^a)` and `(e^a)⁻¹` stay there too."""
+    return x.with_(data=jnp.asarray(x.data) * factor, iota=None, log=True)
+
+
 CMP_OPS = ("=", "≠", "<", "≤", ">", "≥")
 
 
@@ -75,6 +86,10 @@ def _arrays(op: str, a: Arr, b: Arr, ctx: Ctx, kind: str, bound: Sz | None) -> A
     if a.dom and b.dom and tuple(s.n for s in a.dom) != tuple(s.n for s in b.dom):
         raise EvalError(f"cannot combine a {a.describe()} with a {b.describe()}")
     dt = ctx.dtype if kind == "real" else ctx.int_dtype
+    if kind == "real" and a.log and b.log and op in LOG_OPS:
+        x = expand(a, axes, ndom, dt, logs=True)
+        y = expand(b, axes, ndom, dt, logs=True)
+        return Arr(LOG_OPS[op](x, y), kind, axes, dom, log=True)
     x = expand(a, axes, ndom, dt)
     y = expand(b, axes, ndom, dt)
     if kind == "real":
@@ -146,6 +161,10 @@ def power(base: Arr, exp: Arr, ctx: Ctx) -> Arr:
         b = coerce(base, "real", ctx)
         axes = union_axes(b, exp)
         ndom = max(len(b.dom), len(exp.dom))
+        if b.log:  # Real.rpow of a positive base: exp (log b * y)
+            y = expand(exp, axes, ndom, ctx.dtype)
+            data = expand(b, axes, ndom, ctx.dtype, logs=True) * y
+            return Arr(data, "real", axes, b.dom or exp.dom, log=True)
         data = real_rpow(expand(b, axes, ndom, ctx.dtype), expand(exp, axes, ndom, ctx.dtype))
         return Arr(data, "real", axes, b.dom or exp.dom)
     e = settle(exp)
@@ -159,6 +178,8 @@ def power(base: Arr, exp: Arr, ctx: Ctx) -> Arr:
             return Arr(Numeral.node("^", base.data, value=k), "num")
         if base.kind in ("nat", "int") and base.is_static:
             return Arr(int(base.data) ** k, base.kind)
+        if base.log:
+            return log_scaled(base, k)
         if base.kind == "fin":
             n = base.bound.n if base.bound else 0
             d = as_array(base) ** k
@@ -280,6 +301,8 @@ def absolute(a: Arr) -> Arr:
         return a
     if a.kind == "int" and a.is_static:
         return Arr(abs(int(a.data)), "int")
+    if a.log:  # positive
+        return a
     return a.with_(data=jnp.abs(as_array(a)), iota=None)
 
 

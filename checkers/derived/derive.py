@@ -7,7 +7,9 @@ equation between functions `f = fun (x : T) => e` is checked pointwise at a
 sampled x : T. Anything the evaluator cannot give Lean's meaning to makes the
 theorem `Unsupported`, with the reason and the constants that lack semantics;
 `derive` finds that out by tracing the checker once, abstractly, at small
-dimensions (no compilation).
+dimensions (no compilation). Any other exception during that trace is the
+machinery breaking, not a lack of semantics: a `DerivationError`, which a
+check reports as 'error' with the exception.
 
 Hypotheses that are evaluated per trial (premises.py) make a trial where they
 fail hold vacuously (compared as 0 = 0); `build_premise` tells the harness
@@ -36,6 +38,7 @@ from checkers.derived.premises import per_trial, premise_fn, probe_or_refuse
 from checkers.derived.semantics import Semantics
 from checkers.derived.types import TFin, fin_domains, kind_of, value_type
 from checkers.derived.values import Arr, Proof, TypeValue, as_array, static_nat
+from checkers.environment import DerivationError
 from theorem_index.lean import analyse_declaration, print_term
 from theorem_index.lean import syntax as S
 
@@ -203,9 +206,8 @@ class DerivedChecker:
             b = ev.eval(second, env, value_type(a) if isinstance(a, Arr) else None)
             lhs, rhs = (b, a) if isinstance(rel.lhs, S.Lam) else (a, b)
         else:
-            kind, _, vals = ev.typed_leaves([rel.lhs, rel.rhs], env, None, default_nat=True)
-            lhs = ev._fold(rel.lhs, vals, kind)
-            rhs = ev._fold(rel.rhs, vals, kind)
+            # both sides are elaborated at one type, as `binrel%` does
+            lhs, rhs = ev.typed_trees([rel.lhs, rel.rhs], env, None, default_nat=True)
         # a side that is still a function of indices takes the other side's domain
         if isinstance(lhs, Arr) and lhs.dom and not isinstance(rhs, Arr):
             rhs = ev.tabulate(rhs, lhs.dom)
@@ -278,6 +280,8 @@ class DerivedChecker:
             d = v.data
             if isinstance(d, jax.core.Tracer) or v.is_static:
                 return
+            if v.log:  # held as its logarithm: the value is what overflows
+                d = as_array(v)
             if not np.all(np.isfinite(np.asarray(d, dtype=np.float64))):
                 found.append(t)
 
@@ -367,9 +371,17 @@ def derive(name: str, env: Any) -> DerivedChecker | Unsupported:
     first = _derive_plan(name, env, sem, core, extra, binders, sizes_from_arguments=False)
     if isinstance(first, DerivedChecker) or not first[1]:
         return first if isinstance(first, DerivedChecker) else first[0]
-    # some ℕ argument must size a type: sample those as dimensions instead
+    # some ℕ argument must size a type (a sampled value met where a size is needed, which
+    # may break the tracing itself): sample those as dimensions instead, and report how
+    # that second reading fails if it does
     again = _derive_plan(name, env, sem, core, extra, binders, sizes_from_arguments=True)
     return again if isinstance(again, DerivedChecker) else again[0]
+
+
+def broken(e: Exception) -> DerivationError:
+    """An exception that is not the evaluator's own refusal (EvalError, NotSupported) while
+    evaluating a statement: a defect of the checker, so a check reports 'error', with it."""
+    return DerivationError(f"the checker broke evaluating the statement: {type(e).__name__}: {e}")
 
 
 def _missing_reason(sem: Semantics, missing: tuple[str, ...]) -> str:
@@ -421,10 +433,8 @@ def _derive_plan(
         return Unsupported(e.reason, e.missing), retry
     except EvalError as e:
         return Unsupported(f"cannot evaluate the statement: {e}"), retry
-    except Exception as e:
-        if not retry:
-            raise
-        return Unsupported(f"cannot evaluate the statement: {e}"), retry
+    except Exception as e:  # not a statement we lack semantics for: the machinery broke
+        return broken(e), retry
     if refused is not None:
         return Unsupported(refused), False
     return checker

@@ -141,6 +141,8 @@ class Evaluator(Operators, Forms, Patterns):
         if isinstance(t, S.Postfix):
             if t.op == "⁻¹":
                 x = coerce(self._arr(self.eval(t.arg, env, TReal()), "⁻¹"), "real", self.ctx)
+                if x.log:
+                    return A.log_scaled(x, -1.0)
                 return x.with_(data=T.real_inv(as_array(x)), iota=None)
             raise NotSupported(f"postfix {t.op}")
         if isinstance(t, S.Typed):

@@ -44,6 +44,10 @@ class Host(Protocol):
     def _arr(self, v: Any, what: str) -> Arr: ...
 
     # operators
+    def typed_trees(
+        self, trees: list[S.Term], env: Env, expected: Ty | None, default_nat: bool = False
+    ) -> list[Any]: ...
+
     def typed_leaves(
         self, trees: list[S.Term], env: Env, expected: Ty | None, default_nat: bool = False
     ) -> tuple[str, Sz | None, dict[int, Any]]: ...

@@ -42,6 +42,28 @@ def _real1(name: str, f: Callable[[Any], Any]) -> Builtin:
     return Builtin(name, 1, fn, ("real",), implicit=0)
 
 
+def _exp(ev: Evaluator, args: tuple[Any, ...]) -> Any:
+    """`Real.exp x`, held as x in log space (values.py): it never overflows there."""
+    x = coerce(ev._arr(args[0], "Real.exp"), "real", ev.ctx)
+    return x.with_(data=as_array(x, ev.ctx.dtype), iota=None, log=True)
+
+
+def _log(ev: Evaluator, args: tuple[Any, ...]) -> Any:
+    """`Real.log x` (`log 0 = 0`, `log (-x) = log x`); of a value in log space, its data."""
+    x = coerce(ev._arr(args[0], "Real.log"), "real", ev.ctx)
+    if x.log:
+        return x.with_(data=x.data, iota=None, log=False)
+    return x.with_(data=T.real_log(as_array(x)), iota=None)
+
+
+def _sqrt(ev: Evaluator, args: tuple[Any, ...]) -> Any:
+    """`Real.sqrt x` (0 for x ≤ 0); of a value in log space, half its logarithm."""
+    x = coerce(ev._arr(args[0], "Real.sqrt"), "real", ev.ctx)
+    if x.log:
+        return A.log_scaled(x, 0.5)
+    return x.with_(data=T.real_sqrt(as_array(x)), iota=None)
+
+
 def _pi(ev: Evaluator, args: tuple[Any, ...]) -> Any:
     return Arr(jnp.asarray(math.pi, ev.ctx.dtype), "real")
 
@@ -252,9 +274,9 @@ def _type(name: str) -> Builtin:
 
 
 CORE: tuple[Builtin, ...] = (
-    _real1("Real.exp", jnp.exp),
-    _real1("Real.log", T.real_log),
-    _real1("Real.sqrt", T.real_sqrt),
+    Builtin("Real.exp", 1, _exp, ("real",), implicit=0),
+    Builtin("Real.log", 1, _log, ("real",), implicit=0),
+    Builtin("Real.sqrt", 1, _sqrt, ("real",), implicit=0),
     _real1("Real.tanh", jnp.tanh),
     _real1("Real.cos", jnp.cos),
     _real1("Real.sin", jnp.sin),

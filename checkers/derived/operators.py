@@ -63,15 +63,11 @@ class Operators:
     def _binop(self: Host, t: S.BinOp, env: Env, expected: Ty | None) -> Any:
         op = t.op
         if op in ARITH:
-            kind, bound, vals = self.typed_leaves([t], env, expected)
-            v = self._fold(t, vals, kind)
-            return coerce(v, kind, self.ctx, bound) if isinstance(v, Arr) else v
+            return self.typed_trees([t], env, expected)[0]
         if op == "^":
             return self._power(t, env, expected)
         if op in A.CMP_OPS or op in ("≥", ">"):
-            kind, _, vals = self.typed_leaves([t.lhs, t.rhs], env, None, default_nat=True)
-            a = self._fold(t.lhs, vals, kind)
-            b = self._fold(t.rhs, vals, kind)
+            a, b = self.typed_trees([t.lhs, t.rhs], env, None, default_nat=True)
             return A.compare(op, self._arr(a, op), self._arr(b, op), self.ctx)
         if op in ("∧", "∨", "→", "↔"):
             a = self._arr(self.eval(t.lhs, env), op)
@@ -96,6 +92,27 @@ class Operators:
         if base.kind == "num" and not e.is_static and ek in RANK:
             base = coerce(base, ek or "real", self.ctx, getattr(expected, "sz", None))
         return A.power(base, e, self.ctx)
+
+    def typed_trees(
+        self: Host,
+        trees: list[S.Term],
+        env: Env,
+        expected: Ty | None,
+        default_nat: bool = False,
+    ) -> list[Any]:
+        """The values of arithmetic trees elaborated together, as Lean's `binop%` and
+        `binrel%` do: one type for every leaf of every tree (the largest among the
+        leaves and `expected`), and each tree's value at that type. So a tree of
+        numerals takes its type from the trees beside it: in `f x = 3 / 2` with
+        `f x : ℝ` the `3 / 2` is real division, both ways across the relation."""
+        kind, bound, vals = self.typed_leaves(trees, env, expected, default_nat)
+        out = []
+        for t in trees:
+            v = self._fold(t, vals, kind)
+            if isinstance(v, Arr) and kind in RANK:
+                v = coerce(v, kind, self.ctx, bound)
+            out.append(v)
+        return out
 
     def typed_leaves(
         self: Host,

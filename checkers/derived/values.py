@@ -13,16 +13,25 @@ Lean uses to infer the implicit dimensions of `Mat.unflatten` or
 Kinds: 'real' (ℝ), 'nat' (ℕ), 'int' (ℤ), 'fin' (`Fin bound`), 'bool'
 (a decidable proposition), 'num' (numerals whose type the context has not
 fixed yet: a `Numeral` tree, evaluated once the type is known; numerals.py).
+
+A real `Arr` with `log` set holds the natural logarithm of its (positive)
+values: `Real.exp x` is kept as x, so that exponentials beyond float64's range
+(e^1000) still divide, multiply, add, sum and take logarithms exactly in log
+space (`exp a / ∑ exp b` is a softmax, `log (exp a)` is a). Anything that reads
+the values (`as_array`) gets them exponentiated; `with_(data=...)` drops the
+flag unless it is passed too.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -83,6 +92,7 @@ class Arr:
     dom: tuple[Sz, ...] = ()
     bound: Sz | None = None  # the n of `Fin n` for kind 'fin'
     iota: Axis | None = None  # the value is exactly the index of this axis
+    log: bool = False  # data holds the logarithm of the values (real kind only)
 
     @property
     def is_static(self) -> bool:
@@ -93,6 +103,8 @@ class Arr:
         return tuple(a.size for a in self.axes) + tuple(d.n for d in self.dom)
 
     def with_(self, **kw: Any) -> Arr:
+        if "data" in kw and "log" not in kw:
+            kw["log"] = False  # new values, not logarithms unless said so
         return replace(self, **kw)
 
     def describe(self) -> str:
@@ -181,8 +193,12 @@ def iota(axis: Axis, kind: str = "fin", bound: Sz | None = None) -> Arr:
 
 
 def as_array(x: Arr, dtype: Any = None) -> Any:
-    """The data as a jax array (static Python numbers included)."""
+    """The data as a jax array (static Python numbers included); the values, not
+    their logarithms, for an array held in log space."""
     d = x.data
+    if x.log:
+        d = jnp.exp(jnp.asarray(d))
+        return d if dtype is None else d.astype(dtype)
     if isinstance(d, Numeral):
         raise EvalError(f"internal: the numeral {d} used before its type is known")
     if isinstance(d, bool):
@@ -220,15 +236,18 @@ def host_or_array(x: Arr, dtype: Any = None) -> Any:
     """The data as a numpy array when it is a host constant (and no float dtype is
     asked of an integer), else as a jax array."""
     d = x.data
+    if x.log:
+        return as_array(x, dtype)
     if isinstance(d, np.ndarray) or (isinstance(d, int | bool) and not isinstance(d, Fraction)):
         if dtype is None or np.issubdtype(np.dtype(dtype), np.integer):
             return np.asarray(d, dtype=dtype)
     return as_array(x, dtype)
 
 
-def expand(x: Arr, axes: tuple[Axis, ...], ndom: int, dtype: Any = None) -> Any:
-    """x's data laid out over `axes` (size 1 where x does not vary) + ndom own axes."""
-    d = host_or_array(x, dtype)
+def expand(x: Arr, axes: tuple[Axis, ...], ndom: int, dtype: Any = None, logs: bool = False) -> Any:
+    """x's data laid out over `axes` (size 1 where x does not vary) + ndom own axes;
+    with `logs`, the logarithms an array in log space holds (not exponentiated)."""
+    d = jnp.asarray(x.data, dtype) if logs and x.log else host_or_array(x, dtype)
     xp = xp_of(d)
     k = len(x.axes)
     if len(x.dom) not in (0, ndom):
@@ -248,9 +267,9 @@ def expand(x: Arr, axes: tuple[Axis, ...], ndom: int, dtype: Any = None) -> Any:
 
 def broadcast_to_axes(x: Arr, axes: tuple[Axis, ...]) -> Arr:
     """x with its data materialised over every axis of `axes` (in that order)."""
-    d = expand(x, axes, len(x.dom))
+    d = expand(x, axes, len(x.dom), logs=True)
     shape = tuple(a.size for a in axes) + tuple(s.n for s in x.dom)
-    return x.with_(data=xp_of(d).broadcast_to(d, shape), axes=axes, iota=None)
+    return x.with_(data=xp_of(d).broadcast_to(d, shape), axes=axes, iota=None, log=x.log)
 
 
 def move_axis_to_dom(x: Arr, axis: Axis, sz: Sz) -> Arr:
@@ -258,16 +277,18 @@ def move_axis_to_dom(x: Arr, axis: Axis, sz: Sz) -> Arr:
     if axis not in x.axes:
         x = broadcast_to_axes(x, x.axes + (axis,))
     k = x.axes.index(axis)
-    d = host_or_array(x)
+    d = jnp.asarray(x.data) if x.log else host_or_array(x)
     rest = tuple(a for a in x.axes if a is not axis)
     n = len(x.axes)
     perm = [i for i in range(n) if i != k] + [k] + list(range(n, d.ndim))
     if perm != list(range(d.ndim)):
         d = xp_of(d).transpose(d, perm)
-    return Arr(d, x.kind, axes=rest, dom=(sz,) + x.dom, bound=x.bound)
+    return Arr(d, x.kind, axes=rest, dom=(sz,) + x.dom, bound=x.bound, log=x.log)
 
 
 def drop_axis_by_sum(x: Arr, axis: Axis, prod: bool = False) -> Arr:
+    if x.log:
+        return _drop_axis_in_logs(x, axis, prod)
     if isinstance(x.data, Numeral):
         return x.with_(data=Numeral.node("prod" if prod else "sum", x.data, value=axis.size))
     if axis not in x.axes:
@@ -276,6 +297,8 @@ def drop_axis_by_sum(x: Arr, axis: Axis, prod: bool = False) -> Arr:
         d = x.data
         if isinstance(d, int | Fraction) and not isinstance(d, bool):
             return x.with_(data=d * axis.size, iota=None)
+        if axis.size == 0:  # the empty sum is 0, even of an infinite summand
+            return x.with_(data=jnp.zeros_like(as_array(x)), iota=None)
         return x.with_(data=as_array(x) * axis.size, iota=None)
     k = x.axes.index(axis)
     d = as_array(x)
@@ -285,3 +308,17 @@ def drop_axis_by_sum(x: Arr, axis: Axis, prod: bool = False) -> Arr:
 
 def to_numpy(x: Arr) -> np.ndarray:
     return np.asarray(as_array(x))
+
+
+def _drop_axis_in_logs(x: Arr, axis: Axis, prod: bool) -> Arr:
+    """∑ (log-sum-exp) or ∏ (a sum of logarithms) over `axis`, staying in log space."""
+    if axis.size == 0:  # the empty sum is 0, which has no logarithm
+        return drop_axis_by_sum(x.with_(data=jnp.zeros_like(x.data)), axis, prod)
+    d = jnp.asarray(x.data)
+    if axis not in x.axes:
+        d = d * axis.size if prod else d + math.log(axis.size)
+        return x.with_(data=d, iota=None, log=True)
+    k = x.axes.index(axis)
+    d = jnp.sum(d, axis=k) if prod else jax.nn.logsumexp(d, axis=k)
+    rest = tuple(a for a in x.axes if a is not axis)
+    return Arr(d, x.kind, axes=rest, dom=x.dom, bound=x.bound, log=True)

@@ -19,8 +19,8 @@ from checkers.derived.errors import EvalError
 from checkers.derived.values import Arr, Axis, Sz, as_array, host_or_array, union_axes, xp_of
 
 
-def _transpose_axes(x: Arr, order: Sequence[Axis]) -> Any:
-    d = host_or_array(x)
+def _transpose_axes(x: Arr, order: Sequence[Axis], logs: bool = False) -> Any:
+    d = jnp.asarray(x.data) if logs and x.log else host_or_array(x)
     perm = [x.axes.index(a) for a in order]
     k = len(x.axes)
     if perm != list(range(k)):
@@ -38,17 +38,18 @@ def index(f: Arr, i: Arr, ctx: Ctx) -> Arr:
     i = coerce(i, "fin", ctx, d0)
     if i.dom:
         raise EvalError("a function used as an index")
+    # an array in log space is indexed as it is: its entries' logarithms are picked
     if i.iota is not None and i.iota not in f.axes and i.iota.size == d0.n:
-        return Arr(f.data, f.kind, f.axes + (i.iota,), f.dom[1:], f.bound)
+        return Arr(f.data, f.kind, f.axes + (i.iota,), f.dom[1:], f.bound, log=f.log)
     if i.is_static and not i.axes:
         k = int(i.data)
-        d = as_array(f)
+        d = jnp.asarray(f.data) if f.log else as_array(f)
         d = d[(slice(None),) * len(f.axes) + (k,)]
-        return Arr(d, f.kind, f.axes, f.dom[1:], f.bound)
+        return Arr(d, f.kind, f.axes, f.dom[1:], f.bound, log=f.log)
     common = [a for a in f.axes if a in i.axes]
     only_f = [a for a in f.axes if a not in i.axes]
     only_i = [a for a in i.axes if a not in f.axes]
-    fd = _transpose_axes(f, common + only_f)
+    fd = _transpose_axes(f, common + only_f, logs=True)
     idx = _transpose_axes(i, common + only_i)
     pos = len(only_f)
 
@@ -59,7 +60,7 @@ def index(f: Arr, i: Arr, ctx: Ctx) -> Arr:
     for _ in common:
         g = jax.vmap(g)
     data = g(fd, idx)
-    return Arr(data, f.kind, tuple(common + only_f + only_i), f.dom[1:], f.bound)
+    return Arr(data, f.kind, tuple(common + only_f + only_i), f.dom[1:], f.bound, log=f.log)
 
 
 def call_vectorised(

@@ -7,7 +7,7 @@ both, and reports the share that parse, the most common failure causes, a sample
 of failures with their file, line and column, and any parsed part whose
 printed form does not re-parse to an equal tree.
 
-    python bench/parse_corpus.py /tmp/lean4-mlir [--show 20]
+    python bench/parse_corpus.py ../lean4-mlir [--show 20]
 """
 
 from __future__ import annotations

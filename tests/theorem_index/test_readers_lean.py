@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -12,7 +11,6 @@ from theorem_index.readers import read_bytes, read_paths
 from theorem_index.readers.lean_lexer import mask
 
 DATA = Path(__file__).parent / "data" / "readers"
-LEAN_CORPUS = Path(os.environ.get("PROOFBRIDGE_LEAN_CORPUS", "/tmp/lean4-mlir"))
 
 
 def _decls(path: Path):
@@ -196,10 +194,8 @@ def test_mask_keeps_offsets_and_blanks_comments() -> None:
 
 
 @pytest.mark.slow
-def test_read_real_lean_corpus_without_crashing() -> None:
-    if not (LEAN_CORPUS / "LeanMlir").is_dir():
-        pytest.skip(f"the Lean corpus is not at {LEAN_CORPUS} (set PROOFBRIDGE_LEAN_CORPUS)")
-    batch = read_paths([LEAN_CORPUS])
+def test_read_real_lean_corpus_without_crashing(upstream_tree: Path) -> None:
+    batch = read_paths([upstream_tree])
     decls = [d for doc in batch.documents for d in doc.declarations]
     assert len(decls) > 10_000
     assert all(e.message.startswith("duplicate declaration") for e in batch.all_errors())

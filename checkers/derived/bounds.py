@@ -1,0 +1,336 @@
+"""Hypotheses the sampler satisfies: bounds on a real input, from its hypotheses' terms.
+
+A hypothesis of one of these shapes (after `∀ i j,` over indices and `∧`)
+bounds one real input, its *target*:
+
+- `e ≤ x`, `e < x`, `x ≤ e`, `x < e` (and `≥`, `>`): a lower or upper bound;
+- `|x| ≤ e`, `|x - c| ≤ e`, `|c - x| ≤ e` (or `<`): both bounds, `±e` about `0` or `c`;
+- `x ≠ e`, `e ≠ x`;
+- `x ∈ Set.Icc a b` (and `Ioo`, `Ico`, `Ioc`, `Ici`, `Iic`, `Ioi`, `Iio`);
+
+where `x` is a real input, or a real array applied to the quantified indices
+(`W i j`, every axis once), and `e` does not mention `x`. Where both sides
+could be the target, the later-declared input is, so that bounds depend on
+earlier inputs; a choice that would make two inputs bound each other is not
+made. The bound `e` is a term over constants, other real inputs (applied to
+indices or not), dimensions (`(d : ℝ)`, `↑d`), `+ - * /`, `^` by a literal,
+`|·|`, `Real.sqrt`, `Real.exp` and `∑` over an index: bound_values.py evaluates it
+in numpy over every trial at once, with Lean's total arithmetic (`x / 0 = 0`,
+`Real.sqrt` of a negative is `0`). Indices of `e` that the target does not
+take are reduced: `∀ i j, |W i j| ≤ w` bounds `w` below by `max |W i j|`.
+
+The hypothesis stays evaluated in every trial as well (premises.py): a bound
+that could not be met (`1 < x` with `x < -1`, a bound that is not finite)
+leaves that trial vacuous, and counted, never silently wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from checkers.derived.bound_values import FUNCTIONS, NotNumeric, dim_of
+from checkers.derived.types import REAL_NAMES, const_name, head_and_args
+from theorem_index.lean import syntax as S
+
+_FLIP = {"≥": "≤", ">": "<"}
+_INTERVALS = {  # Set.I??: (lower strict or None, upper strict or None)
+    "Set.Icc": (False, False),
+    "Set.Ioo": (True, True),
+    "Set.Ico": (False, True),
+    "Set.Ioc": (True, False),
+    "Set.Ici": (False, None),
+    "Set.Ioi": (True, None),
+    "Set.Iic": (None, False),
+    "Set.Iio": (None, True),
+}
+
+
+@dataclass(frozen=True)
+class BoundPlan:
+    """One bound on `target` (side 'lower', 'upper' or 'other' for `≠`), planned from
+    hypothesis `hyp`; `labels` are the quantified indices the target is applied to."""
+
+    target: str
+    side: str
+    strict: bool
+    expr: S.Term = field(repr=False)
+    labels: tuple[str, ...]
+    hyp: str
+    text: str
+    names: frozenset[str] = frozenset()  # the real inputs `expr` reads
+
+
+# --- planning ----------------------------------------------------------------
+
+
+def plan_bounds(
+    prop: S.Term,
+    hyp: str,
+    text: str,
+    reals: Sequence[str],
+    dims: Sequence[str],
+    existing: Sequence[BoundPlan] = (),
+) -> list[BoundPlan] | None:
+    """The bounds one hypothesis puts on the real inputs `reals` (in declaration order),
+    or None when it is not of a shape above; `existing` are the bounds planned from the
+    hypotheses before it (a cycle is refused; a known sign is used)."""
+    labels: list[str] = []
+    body = unfold_intervals(prop)
+    while isinstance(body, S.Quant) and body.q == "∀" and body.bound is None:
+        labels.extend(n for b in body.binders for n in b.names)
+        body = body.body
+    parts = _conjuncts(body)
+    out: list[BoundPlan] = []
+    deps: dict[str, set[str]] = {}
+    for b in existing:
+        deps.setdefault(b.target, set()).update(b.names)
+    nonneg = {
+        b.target for b in existing if b.side == "lower" and not b.labels and _nonneg(b.expr, set())
+    }
+    for part in parts:
+        found = _plan_one(part, hyp, text, tuple(labels), reals, dims, deps, nonneg)
+        if found is None:
+            return None
+        for b in found:
+            deps.setdefault(b.target, set()).update(b.names)
+            if b.side == "lower" and not b.labels and _nonneg(b.expr, nonneg):
+                nonneg.add(b.target)
+        out.extend(found)
+    return out
+
+
+def unfold_intervals(t: S.Term) -> S.Term:
+    """`x ∈ Set.Icc a b` (under `∀`) as `a ≤ x ∧ x ≤ b`, and so on: Mathlib's definitions
+    of the intervals (`Set.mem_Icc` holds by `Iff.rfl`), which the evaluator knows."""
+    if isinstance(t, S.Quant) and t.q == "∀" and t.bound is None:
+        return S.Quant(t.q, t.binders, unfold_intervals(t.body), span=t.span)
+    if not (isinstance(t, S.BinOp) and t.op == "∈"):
+        return t
+    head, args = head_and_args(t.rhs)
+    kinds = _INTERVALS.get(_head_name(head) or "")
+    if kinds is None or len(args) != sum(k is not None for k in kinds):
+        return t
+    it = iter(args)
+    parts: list[S.Term] = []
+    low, high = kinds
+    if low is not None:
+        parts.append(S.BinOp("<" if low else "≤", next(it), t.lhs, span=t.span))
+    if high is not None:
+        parts.append(S.BinOp("<" if high else "≤", t.lhs, next(it), span=t.span))
+    return parts[0] if len(parts) == 1 else S.BinOp("∧", parts[0], parts[1], span=t.span)
+
+
+def _head_name(t: S.Term) -> str | None:
+    """`Set.Icc` written as a constant or as a projection `Set` `.Icc`."""
+    if isinstance(t, S.Proj) and isinstance(t.field, str):
+        inner = _head_name(t.term)
+        return f"{inner}.{t.field}" if inner else None
+    return const_name(t)
+
+
+def _conjuncts(t: S.Term) -> list[S.Term]:
+    if isinstance(t, S.BinOp) and t.op == "∧":
+        return _conjuncts(t.lhs) + _conjuncts(t.rhs)
+    return [t]
+
+
+def _plan_one(
+    t: S.Term,
+    hyp: str,
+    text: str,
+    labels: tuple[str, ...],
+    reals: Sequence[str],
+    dims: Sequence[str],
+    deps: Mapping[str, set[str]],
+    nonneg: set[str],
+) -> list[BoundPlan] | None:
+    def make(target: str, tl: tuple[str, ...], side: str, strict: bool, e: S.Term) -> BoundPlan:
+        reads = frozenset(n for n in _free_inputs(e) if n in reals)
+        return BoundPlan(target, side, strict, e, tl, hyp, text, reads)
+
+    if not (isinstance(t, S.BinOp) and t.op in ("<", "≤", ">", "≥", "≠")):
+        return None
+    op, small, big = t.op, t.lhs, t.rhs
+    if op in _FLIP:
+        op, small, big = _FLIP[op], big, small
+    strict = op in ("<", "≠")
+    options: list[list[BoundPlan]] = []
+    for mine, other, side in ((small, big, "upper"), (big, small, "lower")):
+        got = _target(mine, labels, reals)
+        if got is not None:
+            side = "other" if op == "≠" else side
+            options.append([make(got[0], got[1], side, strict, other)])
+        if op != "≠" and side == "upper" and isinstance(mine, S.Abs):
+            inner = _abs_target(mine.term, labels, reals)
+            if inner is not None:
+                (x, tl), centre = inner
+                low = S.Prefix("-", other) if centre is None else S.BinOp("-", centre, other)
+                high = other if centre is None else S.BinOp("+", centre, other)
+                options.append(
+                    [make(x, tl, "lower", strict, low), make(x, tl, "upper", strict, high)]
+                )
+    order = {n: i for i, n in enumerate(reals)}
+
+    def rank(plans: list[BoundPlan]) -> tuple[int, int]:
+        # `|x| ≤ e` as -e ≤ x ≤ e can be met only where e ≥ 0: unless e is known to be
+        # non-negative, bound e below by |x| instead; then the later-declared target first
+        risky = len(plans) == 2 and not _nonneg(big, nonneg)
+        return int(risky), -order[plans[0].target]
+
+    options.sort(key=rank)
+    for plans in options:
+        if _acceptable(plans, labels, reals, dims, deps):
+            return plans
+    return None
+
+
+def _nonneg(t: S.Term, known: set[str]) -> bool:
+    """Whether `t` is non-negative whatever the inputs (`known`: inputs known to be)."""
+    if isinstance(t, S.Num | S.Abs):
+        return True
+    if isinstance(t, S.Decimal):
+        return not t.text.startswith("-")
+    if isinstance(t, S.Var | S.Ident):
+        return t.name in known
+    if isinstance(t, S.Typed):
+        return _nonneg(t.term, known)
+    if isinstance(t, S.BinOp) and t.op in ("+", "*", "/"):
+        return _nonneg(t.lhs, known) and _nonneg(t.rhs, known)
+    if isinstance(t, S.BinOp) and t.op == "^" and isinstance(t.rhs, S.Num):
+        return int(t.rhs.text, 0) % 2 == 0 or _nonneg(t.lhs, known)
+    head, args = head_and_args(t)
+    return const_name(head) in FUNCTIONS and len(args) == 1
+
+
+def _target(
+    t: S.Term, labels: tuple[str, ...], reals: Sequence[str]
+) -> tuple[str, tuple[str, ...]] | None:
+    """(input, its index labels) when `t` is a real input, bare or applied to distinct labels."""
+    if isinstance(t, S.Var | S.Ident) and t.name in reals:
+        return t.name, ()
+    head, args = head_and_args(t)
+    if isinstance(head, S.Var | S.Ident) and head.name in reals and args:
+        names = [a.name if isinstance(a, S.Var | S.Ident) else None for a in args]
+        if all(n in labels for n in names) and len(set(names)) == len(names):
+            return head.name, tuple(n for n in names if n is not None)
+    return None
+
+
+def _abs_target(
+    t: S.Term, labels: tuple[str, ...], reals: Sequence[str]
+) -> tuple[tuple[str, tuple[str, ...]], S.Term | None] | None:
+    """`x`, `x - c` or `c - x` inside `|·|`: (the target, the centre c or None)."""
+    got = _target(t, labels, reals)
+    if got is not None:
+        return got, None
+    if isinstance(t, S.BinOp) and t.op == "-":
+        for mine, centre in ((t.lhs, t.rhs), (t.rhs, t.lhs)):
+            got = _target(mine, labels, reals)
+            if got is not None:
+                return got, centre
+    return None
+
+
+def _acceptable(
+    plans: Sequence[BoundPlan],
+    labels: tuple[str, ...],
+    reals: Sequence[str],
+    dims: Sequence[str],
+    deps: Mapping[str, set[str]],
+) -> bool:
+    for p in plans:
+        try:
+            _check_numeric(p.expr, set(labels), set(reals), set(dims))
+        except NotNumeric:
+            return False
+        if (
+            p.target in p.names
+            or p.side == "other"
+            and set(_labels_in(p.expr, labels)) - set(p.labels)
+        ):
+            return False
+        if _reaches(p.names, p.target, deps):
+            return False
+    return True
+
+
+def _reaches(starts: frozenset[str], goal: str, deps: Mapping[str, set[str]]) -> bool:
+    """Whether some input in `starts` reads `goal` through the bounds planned so far."""
+    seen: set[str] = set()
+    todo = list(starts)
+    while todo:
+        n = todo.pop()
+        if n == goal:
+            return True
+        if n not in seen:
+            seen.add(n)
+            todo.extend(deps.get(n, ()))
+    return False
+
+
+def _free_inputs(t: S.Term) -> list[str]:
+    out: list[str] = []
+
+    def walk(u: S.Term, bound: frozenset[str]) -> None:
+        if isinstance(u, S.Var | S.Ident):
+            if u.name not in bound:
+                out.append(u.name)
+        elif isinstance(u, S.BigOp):
+            inner = bound | {n for b in u.binders for n in b.names}
+            walk(u.body, inner)
+        else:
+            for child in _children(u):
+                walk(child, bound)
+
+    walk(t, frozenset())
+    return out
+
+
+def _labels_in(t: S.Term, labels: Sequence[str]) -> list[str]:
+    return [n for n in _free_inputs(t) if n in labels]
+
+
+def _children(t: S.Term) -> list[S.Term]:
+    if isinstance(t, S.App):
+        return [t.fn, *t.args]
+    if isinstance(t, S.BinOp):
+        return [t.lhs, t.rhs]
+    if isinstance(t, S.Prefix | S.Abs):
+        return [t.arg if isinstance(t, S.Prefix) else t.term]
+    if isinstance(t, S.Typed):
+        return [t.term]
+    return []
+
+
+def _check_numeric(t: S.Term, labels: set[str], reals: set[str], dims: set[str]) -> None:
+    """Raise NotNumeric unless `numeric` can evaluate `t`."""
+    if isinstance(t, S.Num | S.Decimal):
+        return
+    if isinstance(t, S.Var | S.Ident):
+        if t.name in reals or t.name in labels:
+            return
+        raise NotNumeric(t.name)
+    if isinstance(t, S.Typed | S.Prefix) and dim_of(t, dims) is not None:
+        return
+    if isinstance(t, S.Typed) and const_name(t.type) in REAL_NAMES:
+        return _check_numeric(t.term, labels, reals, dims)
+    if isinstance(t, S.Prefix) and t.op == "-":
+        return _check_numeric(t.arg, labels, reals, dims)
+    if isinstance(t, S.Abs):
+        return _check_numeric(t.term, labels, reals, dims)
+    if isinstance(t, S.BinOp) and t.op in ("+", "-", "*", "/"):
+        _check_numeric(t.lhs, labels, reals, dims)
+        return _check_numeric(t.rhs, labels, reals, dims)
+    if isinstance(t, S.BinOp) and t.op == "^" and isinstance(t.rhs, S.Num):
+        return _check_numeric(t.lhs, labels, reals, dims)
+    if isinstance(t, S.BigOp) and t.op == "∑" and t.domain is None:
+        inner = labels | {n for b in t.binders for n in b.names}
+        return _check_numeric(t.body, inner, reals, dims)
+    head, args = head_and_args(t)
+    if const_name(head) in FUNCTIONS and len(args) == 1:
+        return _check_numeric(args[0], labels, reals, dims)
+    if isinstance(head, S.Var | S.Ident) and head.name in reals and args:
+        if all(isinstance(a, S.Var | S.Ident) and a.name in labels for a in args):
+            return
+    raise NotNumeric(type(t).__name__)

@@ -78,7 +78,11 @@ def plan_bounds(
     labels: list[str] = []
     body = unfold_intervals(prop)
     while isinstance(body, S.Quant) and body.q == "∀" and body.bound is None:
-        labels.extend(n for b in body.binders for n in b.names)
+        for binder in body.binders:
+            ty = binder.type
+            if ty is not None and const_name(head_and_args(ty)[0]) != "Fin":
+                return None  # `∀ t : ℝ, ..`: not a bound over indices
+            labels.extend(binder.names)
         body = body.body
     parts = _conjuncts(body)
     out: list[BoundPlan] = []
@@ -308,9 +312,9 @@ def _check_numeric(t: S.Term, labels: set[str], reals: set[str], dims: set[str])
     if isinstance(t, S.Num | S.Decimal):
         return
     if isinstance(t, S.Var | S.Ident):
-        if t.name in reals or t.name in labels:
+        if t.name in reals:
             return
-        raise NotNumeric(t.name)
+        raise NotNumeric(t.name)  # an index on its own is not a real number
     if isinstance(t, S.Typed | S.Prefix) and dim_of(t, dims) is not None:
         return
     if isinstance(t, S.Typed) and const_name(t.type) in REAL_NAMES:

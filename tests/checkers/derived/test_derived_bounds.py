@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from derived_support import environment, theorem
+from derived_support import environment, term, theorem
 
 from checkers import check
 from checkers.derived import DerivedChecker, derive
+from checkers.derived.bounds import plan_bounds
 from checkers.sampling import stress_scale
 
 VEC = "{n : ℕ} (v : Vec n) (hv : ∀ i, 0 ≤ v i) (i : Fin n)"
@@ -115,3 +116,15 @@ def test_fail_bound_loose_only_at_small_values() -> None:
     assert result.counterexample is not None
     assert stress_scale(result.counterexample.trial, "float64") > 1
     assert result.counterexample.inputs["A"][0] > 2
+
+
+def test_plan_no_bound_from_quantifier_over_reals() -> None:
+    prop = term("∀ t : ℝ, |f t - t| ≤ e", ("f", "e"))
+    assert plan_bounds(prop, "h", "…", ["f", "e"], []) is None
+    over_indices = term("∀ i : Fin n, |f i - c| ≤ e", ("f", "c", "e", "n"))
+    # e may be negative, so -e ≤ f i - c ≤ e could not always be met: e ≥ max |f i - c|
+    plans = plan_bounds(over_indices, "h", "…", ["c", "e", "f"], ["n"])
+    assert plans is not None
+    assert [(p.target, p.side, p.labels, sorted(p.names)) for p in plans] == [
+        ("e", "lower", (), ["c", "f"])
+    ]

@@ -10,8 +10,9 @@ matter: the bounds set it, and values near either end are drawn about as often
 as in the middle); one with a lower bound only is `lo + |x|`, with an upper
 bound only `hi - |x|`, by its own scaled draw `x = z·s`, so it keeps the
 trial's scale; and it moves off the values it must differ from (`x ≠ e`). A
-non-strict bound is met with equality where `|z| > 2.3` (about one element in
-a hundred at each end): Lean's `≤` includes the edge. A bound whose value is
+non-strict bound whose value is exact (`Bound.exact`) is met with equality
+where `|z| > 2.3` (about one element in a hundred at each end): Lean's `≤`
+includes the edge. A bound whose value is
 not finite is not applied; where the bounds cannot all be met (`lo > hi`),
 either the lower or the upper ones are, by the sign of `z`.
 
@@ -50,13 +51,14 @@ def apply_bounds(
             v = np.asarray(b.value({n: drawn[n] for n in b.names}), dtype=np.float64)
             v = np.broadcast_to(v, x.shape)
             ok = np.isfinite(v)  # a bound that is not finite is not applied
+            strict = b.strict or not b.exact  # no equality where rounding could break it
             if b.side == "lower":
-                lo_strict = np.where(ok & (v == lo), lo_strict | b.strict, lo_strict)
-                lo_strict = np.where(ok & (v > lo), b.strict, lo_strict)
+                lo_strict = np.where(ok & (v == lo), lo_strict | strict, lo_strict)
+                lo_strict = np.where(ok & (v > lo), strict, lo_strict)
                 lo = np.where(ok & (v > lo), v, lo)
             elif b.side == "upper":
-                hi_strict = np.where(ok & (v == hi), hi_strict | b.strict, hi_strict)
-                hi_strict = np.where(ok & (v < hi), b.strict, hi_strict)
+                hi_strict = np.where(ok & (v == hi), hi_strict | strict, hi_strict)
+                hi_strict = np.where(ok & (v < hi), strict, hi_strict)
                 hi = np.where(ok & (v < hi), v, hi)
             else:
                 avoid.append(np.where(ok, v, np.nan))

@@ -71,6 +71,9 @@ class Bound:
     value: Callable[[Mapping[str, Any]], Any] = field(compare=False, repr=False)
     text: str = ""
     hyp: str = ""
+    # the value is the hypothesis's own side, computed without rounding (a constant, an
+    # input, -w, |W|, a max): only then does a draw equal to it meet the hypothesis exactly
+    exact: bool = False
 
     def __post_init__(self) -> None:
         if self.side not in BOUND_SIDES:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from checkers.core import DimConstraint
-from checkers.derived.bounds import BoundPlan, plan_bounds, unfold_intervals
+from checkers.derived.bounds import BoundPlan, plan_all, unfold_intervals
 from checkers.derived.errors import NotSupported
 from checkers.derived.lean_core import CORE
 from checkers.derived.types import (
@@ -220,6 +220,7 @@ def plan_binders(
             _hypothesis(plan, name, ty)
         else:
             plan.inputs.append(Input(name, ty, _role(ty, plan)))
+    _plan_bounds(plan)
     return plan
 
 
@@ -276,9 +277,6 @@ def _hypothesis(plan: Plan, name: str, prop: S.Term) -> None:
         if c is not None:
             var, kind = c
             plan.constraints[var] = kind
-    if _bounds(plan, name, prop, text):
-        plan.hyps.append(Hyp(name, prop, "constraint", text))
-        return
     if isinstance(prop, S.BinOp) and prop.op == "∣":
         left = _dim_side(prop.lhs, plan.dims)
         right = _dim_side(prop.rhs, plan.dims)
@@ -294,14 +292,16 @@ def _hypothesis(plan: Plan, name: str, prop: S.Term) -> None:
     plan.hyps.append(Hyp(name, prop, "mask", text))
 
 
-def _bounds(plan: Plan, name: str, prop: S.Term, text: str) -> bool:
-    """Plan the bounds `prop` puts on real inputs (bounds.py); False when it puts none."""
+def _plan_bounds(plan: Plan) -> None:
+    """The hypotheses evaluated per trial that the sampler can meet become bounds
+    (bounds.py); they are still evaluated per trial."""
     reals = [i.name for i in plan.inputs if i.role == "real"]
-    found = plan_bounds(prop, name, text, reals, plan.dims, plan.bounds)
-    if not found:
-        return False
-    plan.bounds.extend(found)
-    return True
+    candidates = [(h.name, h.prop, h.text) for h in plan.hyps if h.how == "mask"]
+    planned = plan_all(candidates, reals, plan.dims)
+    plan.bounds = [b for h in plan.hyps for b in planned.get(h.name, ())]
+    plan.hyps = [
+        dataclasses.replace(h, how="constraint") if h.name in planned else h for h in plan.hyps
+    ]
 
 
 def _real_constraint(plan: Plan, lhs: S.Term, op: str, rhs: S.Term) -> tuple[str, str] | None:

@@ -170,4 +170,16 @@ def to_bound(plan: BoundPlan, dims: Mapping[str, int], rank: int) -> Bound | Non
     if len(plan.labels) != rank:
         return None
     value = BoundValue(plan, tuple(sorted((k, int(v)) for k, v in dims.items())))
-    return Bound(plan.side, plan.strict, tuple(sorted(plan.names)), value, plan.text, plan.hyp)
+    names = tuple(sorted(plan.names))
+    return Bound(plan.side, plan.strict, names, value, plan.text, plan.hyp, _exact(plan.expr))
+
+
+def _exact(t: S.Term) -> bool:
+    """Whether the bound's value is computed without rounding (so equality meets it)."""
+    if isinstance(t, S.Num | S.Var | S.Ident):
+        return True
+    if isinstance(t, S.Prefix) and t.op == "-" or isinstance(t, S.Abs | S.Typed):
+        inner = t.arg if isinstance(t, S.Prefix) else t.term
+        return _exact(inner)
+    head, args = head_and_args(t)
+    return isinstance(head, S.Var | S.Ident) and all(isinstance(a, S.Var | S.Ident) for a in args)

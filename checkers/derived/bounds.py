@@ -73,8 +73,52 @@ def plan_bounds(
     existing: Sequence[BoundPlan] = (),
 ) -> list[BoundPlan] | None:
     """The bounds one hypothesis puts on the real inputs `reals` (in declaration order),
-    or None when it is not of a shape above; `existing` are the bounds planned from the
-    hypotheses before it (a cycle is refused; a known sign is used)."""
+    or None when it is not of a shape above (`existing`: bounds planned already)."""
+    return plan_all([(hyp, prop, text)], reals, dims, existing).get(hyp)
+
+
+def plan_all(
+    hyps: Sequence[tuple[str, S.Term, str]],
+    reals: Sequence[str],
+    dims: Sequence[str],
+    existing: Sequence[BoundPlan] = (),
+) -> dict[str, list[BoundPlan]]:
+    """The bounds of every hypothesis (name, proposition, text) that has a shape above.
+
+    A hypothesis met in only one way is planned first; each of the others then takes
+    the way least likely to conflict with the bounds planned so far (one that gives an
+    input both a lower and an upper bound, which may cross, comes last), and among
+    those the later-declared target. A way that would make inputs read each other is
+    never taken; a hypothesis with a part that cannot be met stays a per-trial check.
+    """
+    found: list[tuple[str, list[list[list[BoundPlan]]]]] = []
+    for hyp, prop, text in hyps:
+        split = _split(prop)
+        if split is None:
+            continue
+        labels, parts = split
+        ways = [_ways(p, hyp, text, labels, reals, dims) for p in parts]
+        if all(ways):
+            found.append((hyp, ways))
+    order = sorted(range(len(found)), key=lambda k: (max(len(w) for w in found[k][1]), k))
+    chosen = list(existing)
+    out: dict[str, list[BoundPlan]] = {}
+    for k in order:
+        hyp, ways = found[k]
+        picked: list[BoundPlan] = []
+        for options in ways:
+            best = _choose(options, chosen + picked, reals)
+            if best is None:
+                break
+            picked.extend(best)
+        else:
+            out[hyp] = picked
+            chosen.extend(picked)
+    return out
+
+
+def _split(prop: S.Term) -> tuple[tuple[str, ...], list[S.Term]] | None:
+    """(the `∀`-bound indices, the conjuncts) of a hypothesis; None: a `∀` over non-indices."""
     labels: list[str] = []
     body = unfold_intervals(prop)
     while isinstance(body, S.Quant) and body.q == "∀" and body.bound is None:
@@ -84,24 +128,59 @@ def plan_bounds(
                 return None  # `∀ t : ℝ, ..`: not a bound over indices
             labels.extend(binder.names)
         body = body.body
-    parts = _conjuncts(body)
-    out: list[BoundPlan] = []
+    return tuple(labels), _conjuncts(body)
+
+
+def _choose(
+    options: Sequence[list[BoundPlan]], chosen: Sequence[BoundPlan], reals: Sequence[str]
+) -> list[BoundPlan] | None:
     deps: dict[str, set[str]] = {}
-    for b in existing:
+    for b in chosen:
         deps.setdefault(b.target, set()).update(b.names)
-    nonneg = {
-        b.target for b in existing if b.side == "lower" and not b.labels and _nonneg(b.expr, set())
-    }
-    for part in parts:
-        found = _plan_one(part, hyp, text, tuple(labels), reals, dims, deps, nonneg)
-        if found is None:
-            return None
-        for b in found:
-            deps.setdefault(b.target, set()).update(b.names)
-            if b.side == "lower" and not b.labels and _nonneg(b.expr, nonneg):
-                nonneg.add(b.target)
-        out.extend(found)
-    return out
+    order = {n: i for i, n in enumerate(reals)}
+    fine = [o for o in options if not _cyclic(o, deps)]
+    if not fine:
+        return None
+    return min(fine, key=lambda o: (int(_may_cross(o, chosen)), -order[o[0].target]))
+
+
+def _cyclic(option: Sequence[BoundPlan], deps: Mapping[str, set[str]]) -> bool:
+    more = {k: set(v) for k, v in deps.items()}
+    for p in option:
+        more.setdefault(p.target, set()).update(p.names)
+    return any(_reaches(p.names, p.target, more) for p in option)
+
+
+def _may_cross(option: Sequence[BoundPlan], chosen: Sequence[BoundPlan]) -> bool:
+    """Whether the option may give an input a lower bound above its upper bound: it adds a
+    side to an input bounded on the other side (unless one side is 0 and the other
+    non-negative), or bounds an input both ways by a radius of unknown sign."""
+    everything = [*chosen, *option]
+    lows = {p.target for p in option if p.side == "lower"}
+    for p in option:
+        if p.side == "upper" and p.target in lows:  # both ways at once: |x - c| ≤ r
+            r = p.expr.rhs if isinstance(p.expr, S.BinOp) and p.expr.op == "+" else p.expr
+            implied = isinstance(r, S.Var | S.Ident) and any(q.target == r.name for q in option)
+            if not (implied or _nonneg(r, set())):
+                return True
+    for p in option:
+        if p.side == "other":
+            continue
+        others = [
+            b
+            for b in everything
+            if b.target == p.target and b.side not in (p.side, "other") and b.hyp != p.hyp
+        ]
+        for b in others:
+            low, high = (p, b) if p.side == "lower" else (b, p)
+            if not (_is_zero(low.expr) and _nonneg(high.expr, set())):
+                return True
+    return False
+
+
+def _is_zero(t: S.Term) -> bool:
+    inner = t.term if isinstance(t, S.Typed) else t
+    return isinstance(inner, S.Num) and int(inner.text, 0) == 0
 
 
 def unfold_intervals(t: S.Term) -> S.Term:
@@ -139,22 +218,22 @@ def _conjuncts(t: S.Term) -> list[S.Term]:
     return [t]
 
 
-def _plan_one(
+def _ways(
     t: S.Term,
     hyp: str,
     text: str,
     labels: tuple[str, ...],
     reals: Sequence[str],
     dims: Sequence[str],
-    deps: Mapping[str, set[str]],
-    nonneg: set[str],
-) -> list[BoundPlan] | None:
+) -> list[list[BoundPlan]]:
+    """Every way one comparison can be met by bounds (each a list of bounds)."""
+
     def make(target: str, tl: tuple[str, ...], side: str, strict: bool, e: S.Term) -> BoundPlan:
         reads = frozenset(n for n in _free_inputs(e) if n in reals)
         return BoundPlan(target, side, strict, e, tl, hyp, text, reads)
 
     if not (isinstance(t, S.BinOp) and t.op in ("<", "≤", ">", "≥", "≠")):
-        return None
+        return []
     op, small, big = t.op, t.lhs, t.rhs
     if op in _FLIP:
         op, small, big = _FLIP[op], big, small
@@ -163,30 +242,19 @@ def _plan_one(
     for mine, other, side in ((small, big, "upper"), (big, small, "lower")):
         got = _target(mine, labels, reals)
         if got is not None:
-            side = "other" if op == "≠" else side
-            options.append([make(got[0], got[1], side, strict, other)])
+            options.append([make(got[0], got[1], "other" if op == "≠" else side, strict, other)])
         if op != "≠" and side == "upper" and isinstance(mine, S.Abs):
             inner = _abs_target(mine.term, labels, reals)
             if inner is not None:
                 (x, tl), centre = inner
                 low = S.Prefix("-", other) if centre is None else S.BinOp("-", centre, other)
                 high = other if centre is None else S.BinOp("+", centre, other)
-                options.append(
-                    [make(x, tl, "lower", strict, low), make(x, tl, "upper", strict, high)]
-                )
-    order = {n: i for i, n in enumerate(reals)}
-
-    def rank(plans: list[BoundPlan]) -> tuple[int, int]:
-        # `|x| ≤ e` as -e ≤ x ≤ e can be met only where e ≥ 0: unless e is known to be
-        # non-negative, bound e below by |x| instead; then the later-declared target first
-        risky = len(plans) == 2 and not _nonneg(big, nonneg)
-        return int(risky), -order[plans[0].target]
-
-    options.sort(key=rank)
-    for plans in options:
-        if _acceptable(plans, labels, reals, dims, deps):
-            return plans
-    return None
+                both = [make(x, tl, "lower", strict, low), make(x, tl, "upper", strict, high)]
+                if isinstance(other, S.Var | S.Ident) and other.name in reals:
+                    # |x| ≤ r implies 0 ≤ r: drawing r so loses no input where it holds
+                    both.append(make(other.name, (), "lower", False, S.Num("0")))
+                options.append(both)
+    return [o for o in options if _acceptable(o, labels, reals, dims)]
 
 
 def _nonneg(t: S.Term, known: set[str]) -> bool:
@@ -237,25 +305,17 @@ def _abs_target(
 
 
 def _acceptable(
-    plans: Sequence[BoundPlan],
-    labels: tuple[str, ...],
-    reals: Sequence[str],
-    dims: Sequence[str],
-    deps: Mapping[str, set[str]],
+    plans: Sequence[BoundPlan], labels: tuple[str, ...], reals: Sequence[str], dims: Sequence[str]
 ) -> bool:
     for p in plans:
         try:
             _check_numeric(p.expr, set(labels), set(reals), set(dims))
         except NotNumeric:
             return False
-        if (
-            p.target in p.names
-            or p.side == "other"
-            and set(_labels_in(p.expr, labels)) - set(p.labels)
-        ):
+        if p.target in p.names:
             return False
-        if _reaches(p.names, p.target, deps):
-            return False
+        if p.side == "other" and set(_labels_in(p.expr, labels)) - set(p.labels):
+            return False  # `∀ i, x ≠ v i`: no single value to avoid
     return True
 
 

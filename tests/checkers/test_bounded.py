@@ -22,7 +22,7 @@ BASE = draw_key("Proofs.t", 0, {})
 
 
 def const(side: str, c: float, *, strict: bool = False, hyp: str = "h") -> Bound:
-    return Bound(side, strict, (), lambda _v: np.asarray(c), f"{side} {c}", hyp)
+    return Bound(side, strict, (), lambda _v: np.asarray(c), f"{side} {c}", hyp, exact=True)
 
 
 def draw(specs: dict[str, InputSpec], trials: int = 256) -> dict[str, np.ndarray]:
@@ -64,6 +64,8 @@ def test_sample_real_input_inside_constant_bounds(
 def test_meet_nonstrict_bound_with_equality_sometimes() -> None:
     x = draw({"x": InputSpec.real((4,), bounds=(const("lower", 0.0), const("upper", 1.0)))})["x"]
     assert (x == 0).any() and (x == 1).any()
+    rounded = Bound("lower", False, (), lambda _v: np.asarray(0.1 + 0.2), "0.1 + 0.2 ≤ x", "h")
+    assert (draw({"x": InputSpec.real((4,), bounds=(rounded,))})["x"] > 0.1 + 0.2).all()
     strict = (const("lower", 0.0, strict=True), const("upper", 1.0, strict=True))
     y = draw({"y": InputSpec.real((4,), bounds=strict)})["y"]
     assert ((0 < y) & (y < 1)).all()

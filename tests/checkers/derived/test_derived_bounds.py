@@ -122,9 +122,42 @@ def test_plan_no_bound_from_quantifier_over_reals() -> None:
     prop = term("∀ t : ℝ, |f t - t| ≤ e", ("f", "e"))
     assert plan_bounds(prop, "h", "…", ["f", "e"], []) is None
     over_indices = term("∀ i : Fin n, |f i - c| ≤ e", ("f", "c", "e", "n"))
-    # e may be negative, so -e ≤ f i - c ≤ e could not always be met: e ≥ max |f i - c|
+    # f (declared last) is drawn within c ± e, and e ≥ 0, which the hypothesis implies
     plans = plan_bounds(over_indices, "h", "…", ["c", "e", "f"], ["n"])
+    assert plans is not None
+    assert [(p.target, p.side, p.labels, sorted(p.names)) for p in plans] == [
+        ("f", "lower", ("i",), ["c", "e"]),
+        ("f", "upper", ("i",), ["c", "e"]),
+        ("e", "lower", (), []),
+    ]
+    # declared last, e is bounded by the largest |f i - c| instead
+    plans = plan_bounds(over_indices, "h", "…", ["c", "f", "e"], ["n"])
     assert plans is not None
     assert [(p.target, p.side, p.labels, sorted(p.names)) for p in plans] == [
         ("e", "lower", (), ["c", "f"])
     ]
+
+
+def test_plan_hypothesis_met_one_way_first() -> None:
+    # x ≤ y could bound y below, but y < 1 already bounds it above (the two may cross):
+    # x is bounded above by y instead, so every trial meets both
+    binders = "(x y : ℝ) (hxy : x ≤ y) (hy : y < 1)"
+    env = environment(theorem("Proofs.t", binders, "x / (1 - x) ≤ y / (1 - y)"))
+    checker = derive("Proofs.t", env)
+    assert isinstance(checker, DerivedChecker)
+    assert [(b.target, b.side) for b in checker.plan.bounds] == [("x", "upper"), ("y", "upper")]
+    result = check("Proofs.t", env)
+    assert result.status == "pass", result.reason
+    assert vacuous(result) == 0
+
+
+def test_draw_radius_non_negative_when_implied() -> None:
+    # |zt i - z i| ≤ ez and ez < |z i|: 0 ≤ ez < min |z i|, and zt within z ± ez
+    binders = (
+        "{n : ℕ} (zt z : Vec n) (ez : ℝ) (hz : ∀ i, |zt i - z i| ≤ ez) (hm : ∀ i, ez < |z i|) "
+        "(i : Fin n)"
+    )
+    env = environment(theorem("Proofs.t", binders, "0 < z i * zt i"))
+    result = check("Proofs.t", env)
+    assert result.status == "pass", result.reason
+    assert vacuous(result) == 0

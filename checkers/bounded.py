@@ -31,6 +31,7 @@ from checkers.core import Bound, InputSpec
 
 _STEEP = 1.702  # logistic(1.702 z) is within 0.01 of the normal CDF: u about uniform
 _EDGE = 2.3
+_ULPS = 64.0  # the least distance from a strict or computed one-sided bound, in its ulps
 
 
 def apply_bounds(
@@ -64,13 +65,17 @@ def apply_bounds(
                 avoid.append(np.where(ok, v, np.nan))
         has_lo, has_hi = np.isfinite(lo), np.isfinite(hi)
         step = np.where(x == 0, s, np.abs(x))  # strictly inside a one-sided bound
+        # ... by more than the rounding of a computed bound (numpy's and XLA's `^` differ
+        # in the last bits), so that the hypothesis evaluated per trial holds too
+        up = np.where(lo_strict, np.maximum(step, _ULPS * np.abs(np.spacing(lo))), step)
+        down = np.where(hi_strict, np.maximum(step, _ULPS * np.abs(np.spacing(hi))), step)
         u = 1.0 / (1.0 + np.exp(-_STEEP * z))  # about uniform in (0, 1)
         # bounds that cannot all be met (lo > hi): the lower ones or the upper ones, by sign
         above = has_lo & (~has_hi | (z >= 0))
         out = np.where(
             has_lo & has_hi & (lo <= hi),
             lo + (hi - lo) * u,
-            np.where(above, lo + step, np.where(has_hi, hi - step, x)),
+            np.where(above, lo + up, np.where(has_hi, hi - down, x)),
         )
         # a non-strict bound is met with equality now and then (Lean's `≤` includes it)
         out = np.where(has_lo & ~lo_strict & (z < -_EDGE) & (lo <= hi), lo, out)

@@ -297,7 +297,8 @@ def _plan_bounds(plan: Plan) -> None:
     (bounds.py); they are still evaluated per trial."""
     reals = [i.name for i in plan.inputs if i.role == "real"]
     candidates = [(h.name, h.prop, h.text) for h in plan.hyps if h.how == "mask"]
-    planned = plan_all(candidates, reals, plan.dims)
+    nats = [i.name for i in plan.inputs if i.role == "nat"]
+    planned = plan_all(candidates, reals, plan.dims, nats=nats)
     plan.bounds = [b for h in plan.hyps for b in planned.get(h.name, ())]
     plan.hyps = [
         dataclasses.replace(h, how="constraint") if h.name in planned else h for h in plan.hyps

@@ -97,8 +97,8 @@ def _num(
     d = dim_of(t, dims) if isinstance(t, S.Typed | S.Prefix) else None
     if d is not None:
         return scalar(dims[d])
-    if isinstance(t, S.Typed):
-        return sub(t.term)
+    if isinstance(t, S.Typed) or isinstance(t, S.Prefix) and t.op == "↑":
+        return sub(t.term if isinstance(t, S.Typed) else t.arg)  # ℕ -> ℝ: the same number
     if isinstance(t, S.Prefix) and t.op == "-":
         x = sub(t.arg)
         return _Labelled(-x.data, x.labels)
@@ -114,9 +114,10 @@ def _num(
         if t.op == "*":
             return _Labelled(a * b, labels)
         return _Labelled(np.where(b == 0, 0.0, a / np.where(b == 0, 1.0, b)), labels)
-    if isinstance(t, S.BinOp) and t.op == "^" and isinstance(t.rhs, S.Num):
+    if isinstance(t, S.BinOp) and t.op == "^":
         x = sub(t.lhs)
-        return _Labelled(x.data ** int(t.rhs.text, 0), x.labels)
+        n = _nat(t.rhs, values, dims, trials)
+        return _Labelled(x.data ** n.reshape(n.shape + (1,) * (x.data.ndim - 1)), x.labels)
     if isinstance(t, S.BigOp):
         names = [n for b in t.binders for n in b.names]
         body = sub(t.body)
@@ -141,6 +142,22 @@ def _num(
             raise NotNumeric(f"{name} applied to a repeated index")
         return _Labelled(data, labels)
     raise NotNumeric(type(t).__name__)
+
+
+def _nat(
+    t: S.Term, values: Mapping[str, np.ndarray], dims: Mapping[str, int], trials: int
+) -> np.ndarray:
+    """An exponent in ℕ (a literal, a dimension, an ℕ input, `+`, `*`) in every trial."""
+    if isinstance(t, S.Num):
+        return np.full(trials, int(t.text, 0), dtype=np.int64)
+    if isinstance(t, S.Var | S.Ident) and t.name in dims:
+        return np.full(trials, int(dims[t.name]), dtype=np.int64)
+    if isinstance(t, S.Var | S.Ident) and t.name in values:
+        return np.asarray(values[t.name], dtype=np.int64).reshape(-1)
+    if isinstance(t, S.BinOp) and t.op in ("+", "*"):
+        a, b = _nat(t.lhs, values, dims, trials), _nat(t.rhs, values, dims, trials)
+        return a + b if t.op == "+" else a * b
+    raise NotNumeric("an exponent that is not a natural number")
 
 
 @dataclass(frozen=True)

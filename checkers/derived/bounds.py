@@ -82,6 +82,7 @@ def plan_all(
     reals: Sequence[str],
     dims: Sequence[str],
     existing: Sequence[BoundPlan] = (),
+    nats: Sequence[str] = (),
 ) -> dict[str, list[BoundPlan]]:
     """The bounds of every hypothesis (name, proposition, text) that has a shape above.
 
@@ -97,7 +98,7 @@ def plan_all(
         if split is None:
             continue
         labels, parts = split
-        ways = [_ways(p, hyp, text, labels, reals, dims) for p in parts]
+        ways = [_ways(p, hyp, text, labels, reals, dims, nats) for p in parts]
         if all(ways):
             found.append((hyp, ways))
     order = sorted(range(len(found)), key=lambda k: (max(len(w) for w in found[k][1]), k))
@@ -225,11 +226,13 @@ def _ways(
     labels: tuple[str, ...],
     reals: Sequence[str],
     dims: Sequence[str],
+    nats: Sequence[str] = (),
 ) -> list[list[BoundPlan]]:
-    """Every way one comparison can be met by bounds (each a list of bounds)."""
+    """Every way one comparison can be met by bounds (each a list of bounds); `nats` are
+    the ℕ inputs, which a bound may use as an exponent."""
 
     def make(target: str, tl: tuple[str, ...], side: str, strict: bool, e: S.Term) -> BoundPlan:
-        reads = frozenset(n for n in _free_inputs(e) if n in reals)
+        reads = frozenset(n for n in _free_inputs(e) if n in reals or n in nats)
         return BoundPlan(target, side, strict, e, tl, hyp, text, reads)
 
     if not (isinstance(t, S.BinOp) and t.op in ("<", "≤", ">", "≥", "≠")):
@@ -254,7 +257,7 @@ def _ways(
                     # |x| ≤ r implies 0 ≤ r: drawing r so loses no input where it holds
                     both.append(make(other.name, (), "lower", False, S.Num("0")))
                 options.append(both)
-    return [o for o in options if _acceptable(o, labels, reals, dims)]
+    return [o for o in options if _acceptable(o, labels, reals, dims, nats)]
 
 
 def _nonneg(t: S.Term, known: set[str]) -> bool:
@@ -269,8 +272,9 @@ def _nonneg(t: S.Term, known: set[str]) -> bool:
         return _nonneg(t.term, known)
     if isinstance(t, S.BinOp) and t.op in ("+", "*", "/"):
         return _nonneg(t.lhs, known) and _nonneg(t.rhs, known)
-    if isinstance(t, S.BinOp) and t.op == "^" and isinstance(t.rhs, S.Num):
-        return int(t.rhs.text, 0) % 2 == 0 or _nonneg(t.lhs, known)
+    if isinstance(t, S.BinOp) and t.op == "^":
+        even = isinstance(t.rhs, S.Num) and int(t.rhs.text, 0) % 2 == 0
+        return even or _nonneg(t.lhs, known)
     head, args = head_and_args(t)
     return const_name(head) in FUNCTIONS and len(args) == 1
 
@@ -305,11 +309,15 @@ def _abs_target(
 
 
 def _acceptable(
-    plans: Sequence[BoundPlan], labels: tuple[str, ...], reals: Sequence[str], dims: Sequence[str]
+    plans: Sequence[BoundPlan],
+    labels: tuple[str, ...],
+    reals: Sequence[str],
+    dims: Sequence[str],
+    nats: Sequence[str],
 ) -> bool:
     for p in plans:
         try:
-            _check_numeric(p.expr, set(labels), set(reals), set(dims))
+            _check_numeric(p.expr, set(labels), set(reals), set(dims) | set(nats))
         except NotNumeric:
             return False
         if p.target in p.names:
@@ -367,6 +375,18 @@ def _children(t: S.Term) -> list[S.Term]:
     return []
 
 
+def _nat_term(t: S.Term, names: set[str]) -> bool:
+    """A natural number `numeric` can evaluate as an exponent: literals, dimensions and ℕ
+    inputs under `+` and `*` (no truncating subtraction, no division)."""
+    if isinstance(t, S.Num):
+        return True
+    if isinstance(t, S.Var | S.Ident):
+        return t.name in names
+    if isinstance(t, S.BinOp) and t.op in ("+", "*"):
+        return _nat_term(t.lhs, names) and _nat_term(t.rhs, names)
+    return False
+
+
 def _check_numeric(t: S.Term, labels: set[str], reals: set[str], dims: set[str]) -> None:
     """Raise NotNumeric unless `numeric` can evaluate `t`."""
     if isinstance(t, S.Num | S.Decimal):
@@ -386,7 +406,7 @@ def _check_numeric(t: S.Term, labels: set[str], reals: set[str], dims: set[str])
     if isinstance(t, S.BinOp) and t.op in ("+", "-", "*", "/"):
         _check_numeric(t.lhs, labels, reals, dims)
         return _check_numeric(t.rhs, labels, reals, dims)
-    if isinstance(t, S.BinOp) and t.op == "^" and isinstance(t.rhs, S.Num):
+    if isinstance(t, S.BinOp) and t.op == "^" and _nat_term(t.rhs, dims):
         return _check_numeric(t.lhs, labels, reals, dims)
     if isinstance(t, S.BigOp) and t.op == "∑" and t.domain is None:
         inner = labels | {n for b in t.binders for n in b.names}

@@ -161,3 +161,16 @@ def test_draw_radius_non_negative_when_implied() -> None:
     result = check("Proofs.t", env)
     assert result.status == "pass", result.reason
     assert vacuous(result) == 0
+
+
+def test_bound_with_natural_exponent_and_cast() -> None:
+    binders = "(m : ℕ) (u g : ℝ) (hu : 0 ≤ u) (hg : (1 + u) ^ (m + 1) - 1 ≤ g) (hm : ↑m * u ≤ g)"
+    env = environment(theorem("Proofs.t", binders, "(m : ℝ) * u ≤ g"))
+    checker = derive("Proofs.t", env)
+    assert isinstance(checker, DerivedChecker)
+    assert [h.how for h in checker.plan.hyps] == ["constraint"] * 3
+    result = check("Proofs.t", env)
+    assert result.status == "pass", result.reason
+    assert vacuous(result) == 0
+    mutant = check("Proofs.t", environment(theorem("Proofs.t", binders, "g ≤ (m : ℝ) * u + 1")))
+    assert mutant.status == "fail", mutant.reason

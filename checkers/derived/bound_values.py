@@ -2,10 +2,11 @@
 
 A bound term is read with Lean's total arithmetic (`x / 0 = 0`, `Real.sqrt`
 of a negative is `0`) in float64, never by evaluating text: constants, real
-inputs (bare, or applied to index labels: `W i j`), dimensions cast to ℝ,
-`+ - * /`, `^` by a literal, `|·|`, `Real.sqrt`, `Real.exp`, and `∑` over
-labels. Values carry the labels of their axes, so `∀ i j, |W i j| ≤ w` gives
-`|W|` over (i, j), which `BoundValue` reduces (max for a lower bound, min for
+inputs (bare, or applied to index labels: `W i j`), dimensions and ℕ inputs
+cast to ℝ, `+ - * /`, `^` by a natural number, `|·|`, `Real.sqrt`,
+`Real.exp`, and `∑` over labels (`check_numeric` says whether a term is one).
+Values carry the labels of their axes, so `∀ i j, |W i j| ≤ w` gives `|W|` over
+(i, j), which `BoundValue` reduces (max for a lower bound, min for
 an upper one) to the target's labels.
 """
 
@@ -41,6 +42,51 @@ def dim_of(t: S.Term, dims: Collection[str]) -> str | None:
     if isinstance(inner, S.Var | S.Ident) and inner.name in dims:
         return inner.name
     return None
+
+
+def _nat_term(t: S.Term, names: set[str]) -> bool:
+    """A natural number `numeric` can evaluate as an exponent: literals, dimensions and ℕ
+    inputs under `+` and `*` (no truncating subtraction, no division)."""
+    if isinstance(t, S.Num):
+        return True
+    if isinstance(t, S.Var | S.Ident):
+        return t.name in names
+    if isinstance(t, S.BinOp) and t.op in ("+", "*"):
+        return _nat_term(t.lhs, names) and _nat_term(t.rhs, names)
+    return False
+
+
+def check_numeric(t: S.Term, labels: set[str], reals: set[str], dims: set[str]) -> None:
+    """Raise NotNumeric unless `numeric` can evaluate `t`."""
+    if isinstance(t, S.Num | S.Decimal):
+        return
+    if isinstance(t, S.Var | S.Ident):
+        if t.name in reals:
+            return
+        raise NotNumeric(t.name)  # an index on its own is not a real number
+    if isinstance(t, S.Typed | S.Prefix) and dim_of(t, dims) is not None:
+        return
+    if isinstance(t, S.Typed) and const_name(t.type) in REAL_NAMES:
+        return check_numeric(t.term, labels, reals, dims)
+    if isinstance(t, S.Prefix) and t.op == "-":
+        return check_numeric(t.arg, labels, reals, dims)
+    if isinstance(t, S.Abs):
+        return check_numeric(t.term, labels, reals, dims)
+    if isinstance(t, S.BinOp) and t.op in ("+", "-", "*", "/"):
+        check_numeric(t.lhs, labels, reals, dims)
+        return check_numeric(t.rhs, labels, reals, dims)
+    if isinstance(t, S.BinOp) and t.op == "^" and _nat_term(t.rhs, dims):
+        return check_numeric(t.lhs, labels, reals, dims)
+    if isinstance(t, S.BigOp) and t.op == "∑" and t.domain is None:
+        inner = labels | {n for b in t.binders for n in b.names}
+        return check_numeric(t.body, inner, reals, dims)
+    head, args = head_and_args(t)
+    if const_name(head) in FUNCTIONS and len(args) == 1:
+        return check_numeric(args[0], labels, reals, dims)
+    if isinstance(head, S.Var | S.Ident) and head.name in reals and args:
+        if all(isinstance(a, S.Var | S.Ident) and a.name in labels for a in args):
+            return
+    raise NotNumeric(type(t).__name__)
 
 
 @dataclass(frozen=True)

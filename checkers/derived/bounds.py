@@ -9,15 +9,19 @@ bounds one real input, its *target*:
 - `x ∈ Set.Icc a b` (and `Ioo`, `Ico`, `Ioc`, `Ici`, `Iic`, `Ioi`, `Iio`);
 
 where `x` is a real input, or a real array applied to the quantified indices
-(`W i j`, every axis once), and `e` does not mention `x`. Where both sides
-could be the target, the later-declared input is, so that bounds depend on
-earlier inputs; a choice that would make two inputs bound each other is not
-made. The bound `e` is a term over constants, other real inputs (applied to
-indices or not), dimensions (`(d : ℝ)`, `↑d`), `+ - * /`, `^` by a literal,
-`|·|`, `Real.sqrt`, `Real.exp` and `∑` over an index: bound_values.py evaluates it
-in numpy over every trial at once, with Lean's total arithmetic (`x / 0 = 0`,
-`Real.sqrt` of a negative is `0`). Indices of `e` that the target does not
-take are reduced: `∀ i j, |W i j| ≤ w` bounds `w` below by `max |W i j|`.
+(`W i j`, every axis once), and `e` does not mention `x`. A statement's
+hypotheses are planned together (`plan_all`): those met in one way first, then
+each of the others the way that cannot make an input's lower bound cross its
+upper bound if there is one (`x ≤ y` with `y < 1` bounds x by y, not y by x),
+then the later-declared target; never so that inputs bound each other.
+`|x - c| ≤ r` with `r` an input also bounds `r ≥ 0`, which it implies. The
+bound `e` is a term over constants, other real inputs (applied to indices or
+not), dimensions and ℕ inputs cast to ℝ (`(d : ℝ)`, `↑m`), `+ - * /`, `^` by
+a natural number (literals, dimensions, ℕ inputs), `|·|`, `Real.sqrt`,
+`Real.exp` and `∑` over an index: bound_values.py evaluates it in numpy over
+every trial at once, with Lean's total arithmetic (`x / 0 = 0`, `Real.sqrt` of
+a negative is `0`). Indices of `e` that the target does not take are reduced:
+`∀ i j, |W i j| ≤ w` bounds `w` below by `max |W i j|`.
 
 The hypothesis stays evaluated in every trial as well (premises.py): a bound
 that could not be met (`1 < x` with `x < -1`, a bound that is not finite)
@@ -29,8 +33,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from checkers.derived.bound_values import FUNCTIONS, NotNumeric, dim_of
-from checkers.derived.types import REAL_NAMES, const_name, head_and_args
+from checkers.derived.bound_values import FUNCTIONS, NotNumeric, check_numeric
+from checkers.derived.types import const_name, head_and_args
 from theorem_index.lean import syntax as S
 
 _FLIP = {"≥": "≤", ">": "<"}
@@ -317,7 +321,7 @@ def _acceptable(
 ) -> bool:
     for p in plans:
         try:
-            _check_numeric(p.expr, set(labels), set(reals), set(dims) | set(nats))
+            check_numeric(p.expr, set(labels), set(reals), set(dims) | set(nats))
         except NotNumeric:
             return False
         if p.target in p.names:
@@ -373,48 +377,3 @@ def _children(t: S.Term) -> list[S.Term]:
     if isinstance(t, S.Typed):
         return [t.term]
     return []
-
-
-def _nat_term(t: S.Term, names: set[str]) -> bool:
-    """A natural number `numeric` can evaluate as an exponent: literals, dimensions and ℕ
-    inputs under `+` and `*` (no truncating subtraction, no division)."""
-    if isinstance(t, S.Num):
-        return True
-    if isinstance(t, S.Var | S.Ident):
-        return t.name in names
-    if isinstance(t, S.BinOp) and t.op in ("+", "*"):
-        return _nat_term(t.lhs, names) and _nat_term(t.rhs, names)
-    return False
-
-
-def _check_numeric(t: S.Term, labels: set[str], reals: set[str], dims: set[str]) -> None:
-    """Raise NotNumeric unless `numeric` can evaluate `t`."""
-    if isinstance(t, S.Num | S.Decimal):
-        return
-    if isinstance(t, S.Var | S.Ident):
-        if t.name in reals:
-            return
-        raise NotNumeric(t.name)  # an index on its own is not a real number
-    if isinstance(t, S.Typed | S.Prefix) and dim_of(t, dims) is not None:
-        return
-    if isinstance(t, S.Typed) and const_name(t.type) in REAL_NAMES:
-        return _check_numeric(t.term, labels, reals, dims)
-    if isinstance(t, S.Prefix) and t.op == "-":
-        return _check_numeric(t.arg, labels, reals, dims)
-    if isinstance(t, S.Abs):
-        return _check_numeric(t.term, labels, reals, dims)
-    if isinstance(t, S.BinOp) and t.op in ("+", "-", "*", "/"):
-        _check_numeric(t.lhs, labels, reals, dims)
-        return _check_numeric(t.rhs, labels, reals, dims)
-    if isinstance(t, S.BinOp) and t.op == "^" and _nat_term(t.rhs, dims):
-        return _check_numeric(t.lhs, labels, reals, dims)
-    if isinstance(t, S.BigOp) and t.op == "∑" and t.domain is None:
-        inner = labels | {n for b in t.binders for n in b.names}
-        return _check_numeric(t.body, inner, reals, dims)
-    head, args = head_and_args(t)
-    if const_name(head) in FUNCTIONS and len(args) == 1:
-        return _check_numeric(args[0], labels, reals, dims)
-    if isinstance(head, S.Var | S.Ident) and head.name in reals and args:
-        if all(isinstance(a, S.Var | S.Ident) and a.name in labels for a in args):
-            return
-    raise NotNumeric(type(t).__name__)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 REAL = "real"
@@ -50,12 +50,44 @@ def _count(value: Any, what: str) -> int:
     return value
 
 
+BOUND_SIDES = ("lower", "upper", "other")
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A hypothesis the sampler makes a real input satisfy, elementwise: `value ≤ x`
+    (`<` when strict) for 'lower', `x ≤ value` for 'upper', `x ≠ value` for 'other'.
+
+    `value(inputs)` reads the inputs named in `names` (each (trials, *shape)) and
+    returns an array that broadcasts to (trials, *this input's shape); they are
+    sampled first. `text` is the hypothesis and `hyp` its name: the same
+    hypothesis is still evaluated per trial, so a bound the sampler could not
+    meet makes the trial vacuous rather than wrong.
+    """
+
+    side: str
+    strict: bool
+    names: tuple[str, ...]
+    value: Callable[[Mapping[str, Any]], Any] = field(compare=False, repr=False)
+    text: str = ""
+    hyp: str = ""
+    # the value is the hypothesis's own side, computed without rounding (a constant, an
+    # input, -w, |W|, a max): only then does a draw equal to it meet the hypothesis exactly
+    exact: bool = False
+
+    def __post_init__(self) -> None:
+        if self.side not in BOUND_SIDES:
+            raise ValueError(
+                f"bound side must be one of {', '.join(BOUND_SIDES)}, got {self.side!r}"
+            )
+
+
 @dataclass(frozen=True)
 class InputSpec:
     """The value one input takes in one trial.
 
     - `real`: an array of floats of `shape` (`()` for a scalar), drawn from the
-      named `distribution` and then made to satisfy `constraint`;
+      named `distribution` and then made to satisfy `constraint` and `bounds`;
     - `nat`: an int in `lo..hi` (inclusive);
     - `fin`: an int in `[0, high)`, shape `()`;
     - `index_map`: an int array of shape `(m,)` with values in `[0, high)`.
@@ -68,6 +100,7 @@ class InputSpec:
     hi: int | None = None
     constraint: str | None = None
     distribution: str = "normal"
+    bounds: tuple[Bound, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in INPUT_KINDS:
@@ -105,7 +138,9 @@ class InputSpec:
                 raise ValueError(f"an index_map input has shape (m,), got {self.shape}")
             if self.hi is not None or self.lo != 0:
                 raise ValueError(f"a {self.kind} input takes high, not lo and hi")
-        if self.kind != REAL and (self.constraint is not None or self.distribution != "normal"):
+        if self.kind != REAL and (
+            self.constraint is not None or self.distribution != "normal" or self.bounds
+        ):
             raise ValueError(f"constraint and distribution apply to real inputs, not {self.kind}")
 
     @classmethod
@@ -115,8 +150,11 @@ class InputSpec:
         *,
         constraint: str | None = None,
         distribution: str = "normal",
+        bounds: tuple[Bound, ...] = (),
     ) -> InputSpec:
-        return cls(REAL, tuple(shape), constraint=constraint, distribution=distribution)
+        return cls(
+            REAL, tuple(shape), constraint=constraint, distribution=distribution, bounds=bounds
+        )
 
     @classmethod
     def nat(cls, lo: int, hi: int) -> InputSpec:

@@ -11,6 +11,15 @@ has usually compiled already).
 another, so that XLA compiles the earlier ones in worker threads while the
 later ones are traced, and inputs are drawn while a program compiles.
 
+Overflow at a stressed scale. Over ℝ nothing overflows, but a trial drawn at
+scale 10 or 1e3 (sampling.py) can make float64 overflow on both sides of a
+true statement (`Real.exp` of a large input). A trial at a scale other than 1
+whose sides are not all finite is therefore drawn again at scale 1, same trial
+number, and counted (`DrawOutcome.rescaled_trials`). The rule depends only on
+the trial's own inputs, so `trial_values` (repro, counterexamples) re-draws
+exactly the trials the check re-drew. Non-finite sides at scale 1 remain an
+error naming the subterm.
+
 `Session` is one checker at one seed, trial count and dtype; it implements
 `shrink.Probe`.
 """
@@ -35,7 +44,7 @@ from checkers.programs import (
     recompile,
     start_program,
 )
-from checkers.sampling import draw_key, fin_plan, sample_batch, sample_trial
+from checkers.sampling import draw_key, fin_plan, sample_batch, sample_trial, trial_scales
 from checkers.shrink import Failure
 from checkers.tolerance import Tolerance, compare, numpy_dtype
 
@@ -84,6 +93,14 @@ def round_to(
     }
 
 
+def _finite_lanes(outs: Sequence[np.ndarray]) -> np.ndarray:
+    """Per lane (trial) of a batch's outputs: every value of every output is finite."""
+    ok = np.ones(outs[0].shape[0], dtype=bool)
+    for o in outs:
+        ok &= np.isfinite(o.reshape(o.shape[0], -1)).all(axis=1)
+    return ok
+
+
 # --- one session: a checker at one seed, trial count and dtype ---------------
 
 
@@ -93,6 +110,7 @@ class DrawOutcome:
     evaluated: int = 0
     vacuous: str | None = None
     vacuous_trials: int = 0  # trials where the checker's per-trial hypotheses failed
+    rescaled_trials: int = 0  # trials drawn again at scale 1: not finite at their stress scale
     premise_failed: bool = False  # vacuous: those hypotheses held in none of the trials
     max_abs: float = 0.0
     max_rel: float = 0.0
@@ -121,6 +139,7 @@ class DrawOutcome:
             "run_s": round(self.run_s, 6),
             "sample_s": round(self.sample_s, 6),
             **({"vacuous_trials": self.vacuous_trials} if self.vacuous_trials else {}),
+            **({"rescaled_trials": self.rescaled_trials} if self.rescaled_trials else {}),
             **({"vacuous": self.vacuous} if self.vacuous else {}),
             **({"nonfinite": self.nonfinite} if self.nonfinite else {}),
         }
@@ -270,13 +289,18 @@ class Session:
         self._count_compiled(fresh)
 
     def sample(
-        self, specs: Mapping[str, InputSpec], dims: Mapping[str, int], trials: range
+        self,
+        specs: Mapping[str, InputSpec],
+        dims: Mapping[str, int],
+        trials: range,
+        unit: np.ndarray | None = None,
     ) -> dict[str, np.ndarray]:
         start = time.perf_counter()
         plan = fin_plan(specs, self.trials)
         base = draw_key(self.checker.name, self.seed, dims)
         try:
-            batch = round_to(self.dtype, specs, sample_batch(specs, plan, base, trials, self.dtype))
+            drawn = sample_batch(specs, plan, base, trials, self.dtype, unit=unit)
+            batch = round_to(self.dtype, specs, drawn)
         except Exception as e:
             raise CheckerFault(
                 f"sampling inputs failed at dims {format_dims(dims)}: {explain(e)}"
@@ -284,11 +308,37 @@ class Session:
         self.totals["sample_s"] += time.perf_counter() - start
         return batch
 
-    def trial_inputs(self, dims: Mapping[str, int], trial: int) -> dict[str, np.ndarray]:
+    def trial_inputs(
+        self, dims: Mapping[str, int], trial: int, *, unit: bool = False
+    ) -> dict[str, np.ndarray]:
+        """One trial's inputs as sampled (`unit`: drawn at scale 1, as a re-drawn trial)."""
         specs = self.specs(dims)
         plan = fin_plan(specs, self.trials)
         base = draw_key(self.checker.name, self.seed, dims)
-        return round_to(self.dtype, specs, sample_trial(specs, plan, base, trial, self.dtype))
+        one = sample_trial(specs, plan, base, trial, self.dtype, unit=unit)
+        return round_to(self.dtype, specs, one)
+
+    def evaluate_batch(
+        self,
+        specs: Mapping[str, InputSpec],
+        dims: Mapping[str, int],
+        progs: Sequence[Program],
+        trials: range,
+        drawn: dict[str, np.ndarray] | None = None,
+    ) -> tuple[dict[str, np.ndarray], tuple[np.ndarray, ...], np.ndarray | None, np.ndarray]:
+        """(inputs, outputs, hypotheses held or None, re-drawn) for one batch of trials
+        (`drawn`: its inputs, already sampled): a trial at a stressed scale whose sides are
+        not all finite is drawn again at scale 1 (see the module); `re-drawn` marks them."""
+        batch = self.sample(specs, dims, trials) if drawn is None else drawn
+        outs = self.run(progs, batch)
+        held = self.held
+        scales = trial_scales(specs, fin_plan(specs, self.trials), trials, self.dtype)
+        redo = (scales != 1.0) & ~_finite_lanes(outs)
+        if redo.any():
+            batch = self.sample(specs, dims, trials, unit=redo)
+            outs = self.run(progs, batch)
+            held = self.held
+        return batch, outs, held, redo
 
     # comparison
 
@@ -311,7 +361,12 @@ class Session:
             )
 
     def _nonfinite_reason(
-        self, dims: Mapping[str, int], trial: int, outs: Sequence[np.ndarray], lane: int
+        self,
+        dims: Mapping[str, int],
+        trial: int,
+        outs: Sequence[np.ndarray],
+        lane: int,
+        inputs: dict[str, np.ndarray],
     ) -> tuple[str, tuple[int, ...]]:
         names = (
             ["lhs", "rhs"]
@@ -335,7 +390,6 @@ class Session:
                     f"{name} is {kind}" + (f" at index {list(where)}" if where else "")
                 )
                 index = index or where
-        inputs = self.trial_inputs(dims, trial)
         low_only = self.dtype != "float64" and all(np.isfinite(o[lane]).all() for o in outs[2:])
         if low_only:
             low = numpy_dtype(self.dtype)
@@ -374,13 +428,17 @@ class Session:
         progs = self.programs(dims, specs)
         parts: list[tuple[np.ndarray, ...]] = []
         held: list[np.ndarray] = []
+        inputs: list[dict[str, np.ndarray]] = []
         for start in range(0, self.trials, size):
-            batch = first if start == 0 else self.sample(specs, dims, range(start, start + size))
-            outs = self.run(progs, batch)
+            trials = range(start, start + size)
+            drawn = first if start == 0 else None
+            batch, outs, lane_held, redo = self.evaluate_batch(specs, dims, progs, trials, drawn)
             keep = min(size, self.trials - start)
             parts.append(tuple(o[:keep] for o in outs))
-            if self.held is not None:
-                held.append(self.held[:keep])
+            inputs.append({k: v[:keep] for k, v in batch.items()})
+            draw.rescaled_trials += int(redo[:keep].sum())
+            if lane_held is not None:
+                held.append(lane_held[:keep])
         outs = tuple(np.concatenate([p[k] for p in parts]) for k in range(len(parts[0])))
         if held:
             holds = np.concatenate(held)
@@ -399,7 +457,9 @@ class Session:
             finite &= np.isfinite(o.reshape(self.trials, -1)).all(axis=1)
         if not finite.all():
             t = int(np.argmin(finite))
-            draw.nonfinite, draw.nonfinite_index = self._nonfinite_reason(dims, t, outs, t)
+            row = inputs[t // size]
+            one = {k: v[t % size] for k, v in row.items()}
+            draw.nonfinite, draw.nonfinite_index = self._nonfinite_reason(dims, t, outs, t, one)
             draw.nonfinite_trial = t
         abs_err, rel_err, ratio, ok = self.compare(outs)
         mask = finite.reshape((-1,) + (1,) * (abs_err.ndim - 1))
@@ -432,9 +492,9 @@ class Session:
         progs = self.programs(dims, specs)
         size = progs[0].batch
         start = (trial // size) * size
-        outs = self.run(progs, self.sample(specs, dims, range(start, start + size)))
+        batch, outs, _, _ = self.evaluate_batch(specs, dims, progs, range(start, start + size))
         lane = trial - start
-        return self.trial_inputs(dims, trial), tuple(o[lane] for o in outs)
+        return {k: v[lane] for k, v in batch.items()}, tuple(o[lane] for o in outs)
 
     def evaluate_inputs(
         self, dims: Mapping[str, int], candidates: Sequence[Mapping[str, Any]]

@@ -174,6 +174,8 @@ def _run(
         return finish("error", str(e), dims=dict(d), stats=_stats(session, results))
 
     live = [r for r in results if not r.vacuous]
+    rescaled = sum(r.rescaled_trials for r in results)
+    common["rescaled_trials"] = rescaled
     max_abs = max((r.max_abs for r in live), default=None)
     max_rel = max((r.max_rel for r in live), default=None)
     errs = {"max_abs_err": max_abs, "max_rel_err": max_rel}
@@ -224,6 +226,11 @@ def _run(
         if vacuous
         else ""
     )
+    if rescaled:
+        vacuous_note += (
+            f"; {rescaled} trial{'s' if rescaled != 1 else ''} re-drawn at scale 1 "
+            "(float64 overflowed at their stress scale)"
+        )
 
     failing = [r for r in live if r.failing_trials]
     if not failing:
@@ -284,6 +291,7 @@ def _run(
         f"{bad} of {total} trials outside atol={tol.atol:g}, rtol={tol.rtol:g} "
         f"in {len(failing)} of {len(live)} dims draws (largest |lhs - rhs| {max_abs:.3g}); "
         f"counterexample at {format_dims(failure.dims)}, trial {failure.trial}: {note}"
+        f"{vacuous_note}"
     )
     return finish(
         "fail",

@@ -129,6 +129,8 @@ class CheckResult:
     version: str = ""
     # Timings and per-draw detail: {"compile_s", "run_s", "sample_s", "shrink_s", "per_draw": [...]}
     stats: dict[str, Any] = field(default_factory=dict)
+    # trials drawn again at scale 1 because float64 overflowed at their stress scale
+    rescaled_trials: int = 0
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -169,6 +171,7 @@ class CheckResult:
             else self.counterexample.to_json(),
             "version": self.version,
             "stats": self.stats,
+            "rescaled_trials": self.rescaled_trials,
         }
 
     @classmethod
@@ -199,6 +202,7 @@ class CheckResult:
             counterexample=None if ce is None else Counterexample.from_json(ce),
             version=str(data.get("version", "")),
             stats=dict(data.get("stats") or {}),
+            rescaled_trials=int(data.get("rescaled_trials") or 0),
         )
 
 

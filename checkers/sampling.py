@@ -14,11 +14,21 @@ each tuple is checked at least once and the real inputs are fresh in every
 trial. Otherwise each `fin` input is drawn uniformly. `nat` and `index_map`
 inputs are always drawn.
 
-Stress. In float64 mode, two trials in every 8 scale the continuous real
-inputs by 1e-3 and by 10, so that both the absolute and the relative part of the
-tolerance are exercised (with enumerated `Fin` tuples the cycle shifts by one
-each round, so every tuple meets every scale); the low-precision modes draw at
-scale 1.
+Scales. In float64 mode each trial draws all its stressed real inputs at one
+scale, from `STRESS_CYCLE` by trial number: 1 in five trials of every eight,
+then 1e-3, 10 and 1e3. Unit scale is where most of a statement's structure
+lives; 1e-3 makes the absolute part of the tolerance matter, 10 and 1e3 the
+relative part, and 1e3 also refutes bounds that are only loose at small values
+(`x ≤ 2 + A` written for `x ≤ 2 * A`); beyond 1e3 float64 overflows too often
+in ordinary statements (a product of a few dozen inputs, an `exp`). With `P`
+enumerated `Fin` tuples, trial `t` (tuple `t mod P` of round `t div P`) takes
+scale number `t mod P + t div P`: every tuple meets every scale in turn,
+whatever `P`. The low-precision modes draw at scale 1. A trial can be
+drawn at scale 1 whatever its number (`unit`): the harness re-draws a trial
+whose sides overflow at a stressed scale so (evaluation.py).
+
+Bounds. A real input's `bounds` are met by construction (bounds.py), the
+inputs they read drawn first.
 """
 
 from __future__ import annotations
@@ -32,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from checkers.bounded import apply_bounds, bounds_order
 from checkers.core import FIN, INDEX_MAP, NAT, REAL, DimConstraint, InputSpec
 from checkers.streams import Stream, input_key
 
@@ -98,7 +109,7 @@ def ones(stream: Stream, shape: tuple[int, ...]) -> np.ndarray:
     return np.ones((stream.trials, *shape))
 
 
-STRESS_CYCLE = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1e-3, 10.0)
+STRESS_CYCLE = (1.0, 1.0, 1.0, 1.0, 1.0, 1e-3, 10.0, 1e3)
 
 
 def stress_scales(trials: np.ndarray, dtype: str) -> np.ndarray:
@@ -185,20 +196,26 @@ def fin_plan(specs: Mapping[str, InputSpec], trials: int) -> FinPlan:
 # --- trials ----------------------------------------------------------------
 
 
-def sample_input(spec: InputSpec, stream: Stream, scales: np.ndarray | float = 1.0) -> np.ndarray:
+def sample_input(
+    spec: InputSpec,
+    stream: Stream,
+    scales: np.ndarray | float = 1.0,
+    drawn: Mapping[str, np.ndarray] | None = None,
+) -> np.ndarray:
     """One input's values in every trial of `stream`: (trials, *shape), float64 for reals,
-    int64 otherwise. `scales` (one per trial, or one for all) applies to stressed reals."""
+    int64 otherwise. `scales` (one per trial, or one for all) applies to stressed reals;
+    `drawn` holds the inputs the spec's bounds read."""
     if spec.kind == REAL:
         sampler = SAMPLERS.get(spec.distribution)
         if sampler is None:
             raise ValueError(
                 f"unknown distribution {spec.distribution!r} (known: {', '.join(sorted(SAMPLERS))})"
             )
-        x = np.asarray(sampler.draw(stream, spec.shape), dtype=np.float64)
-        if sampler.stress:
-            s = np.asarray(scales, dtype=np.float64)
-            x = x * s.reshape(s.shape + (1,) * (x.ndim - s.ndim))
-        return apply_constraint(x, spec.constraint)
+        z = np.asarray(sampler.draw(stream, spec.shape), dtype=np.float64)
+        s = np.asarray(scales if sampler.stress else 1.0, dtype=np.float64)
+        s = np.broadcast_to(s.reshape(s.shape + (1,) * (z.ndim - s.ndim)), z.shape)
+        x = apply_constraint(z * s, spec.constraint)
+        return apply_bounds(x, z, s, spec.bounds, drawn or {})
     if spec.kind == NAT:
         assert spec.hi is not None
         return stream.integers(spec.lo, spec.hi + 1)
@@ -215,10 +232,13 @@ def sample_trial(
     base: tuple[int, ...],
     trial: int,
     dtype: str = "float64",
+    *,
+    unit: bool = False,
 ) -> dict[str, np.ndarray]:
     """Every input of one trial, reproducibly from (draw key, trial): row `trial` of
-    `sample_batch`, whatever the batch."""
-    return {n: v[0] for n, v in sample_batch(specs, plan, base, [trial], dtype).items()}
+    `sample_batch`, whatever the batch (`unit`: drawn at scale 1)."""
+    batch = sample_batch(specs, plan, base, [trial], dtype, unit=np.array([unit]))
+    return {n: v[0] for n, v in batch.items()}
 
 
 def sample_batch(
@@ -227,23 +247,37 @@ def sample_batch(
     base: tuple[int, ...],
     trials: Iterable[int],
     dtype: str = "float64",
+    *,
+    unit: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
-    """Every input of several trials, stacked along a new leading axis (one per trial)."""
+    """Every input of several trials, stacked along a new leading axis (one per trial);
+    `unit` (a bool per trial) draws those trials at scale 1 instead of their stress scale."""
     t = np.array([int(x) for x in trials], dtype=np.int64)
     if t.size and t.min() < 0:
         raise ValueError("trial numbers must be non-negative")
     values: dict[str, np.ndarray] = {}
-    shift = t
     if plan.enumerated:
         values.update(plan.tuple_for(t))  # trial t takes tuple number t mod P
-        # when index tuples repeat every P trials, shift the stress cycle by one per round
-        # so that each tuple meets every scale rather than always the same one
-        shift = t + t // plan.total
-    scales = stress_scales(shift, dtype)
-    for name, spec in specs.items():
+    scales = trial_scales(specs, plan, t, dtype)
+    if unit is not None:
+        scales = np.where(np.asarray(unit, dtype=bool), 1.0, scales)
+    for name in bounds_order(specs):
         if name not in values:
-            values[name] = sample_input(spec, Stream(input_key(base, name), t), scales)
+            stream = Stream(input_key(base, name), t)
+            values[name] = sample_input(specs[name], stream, scales, values)
     return {name: values[name] for name in specs}
+
+
+def trial_scales(
+    specs: Mapping[str, InputSpec], plan: FinPlan, trials: Iterable[int] | np.ndarray, dtype: str
+) -> np.ndarray:
+    """The stress scale each trial is drawn at (as `sample_batch` draws it)."""
+    t = np.array([int(x) for x in trials], dtype=np.int64)
+    if not plan.enumerated:
+        return stress_scales(t, dtype)
+    # index tuples repeat every P trials: tuple k of round r takes scale number k + r, so
+    # each tuple meets every scale in turn (and each round of at least 8 trials all of them)
+    return stress_scales(t % plan.total + t // plan.total, dtype)
 
 
 # --- dimension draws -------------------------------------------------------

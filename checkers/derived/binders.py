@@ -5,10 +5,12 @@
 - `ℝ`, `Vec n`, `Mat m n`, `Tensor3`, `Kernel4`, `Fin n → ℝ`, `Fin n → M`
   (a generic `{M : Type*}` checked at ℝ) are real arrays; `Fin n` an index;
   `Fin m → Fin D` an index map.
-- Hypotheses: `0 < ε`, `ε ≠ 0`, `0 ≤ ε` on a real scalar become sampling
-  constraints; relations between dimensions (`0 < n`, `P ≤ W`, `[NeZero n]`)
-  become dimension constraints; any other decidable hypothesis is evaluated per
-  trial, and where it fails the trial holds vacuously (Lean's implication; see
+- Hypotheses: bounds on a real input (`0 < ε`, `a ≤ x`, `x < b`, `x ≠ 0`,
+  `∀ i j, |W i j| ≤ w`, `t ∈ Set.Icc 0 1`; bounds.py) become sampling bounds
+  (`how` 'constraint'), which the sampler meets by construction; relations
+  between dimensions (`0 < n`, `P ≤ W`, `[NeZero n]`) become dimension
+  constraints; the bounds and every other decidable hypothesis are evaluated per
+  trial, and where one fails the trial holds vacuously (Lean's implication; see
   premises.py); the rest (`Differentiable ℝ f`, ...) are recorded as assumptions.
 """
 
@@ -19,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from checkers.core import DimConstraint
+from checkers.derived.bounds import BoundPlan, plan_all, unfold_intervals
 from checkers.derived.errors import NotSupported
 from checkers.derived.lean_core import CORE
 from checkers.derived.types import (
@@ -98,6 +101,7 @@ class Plan:
     dim_constraints: list[DimConstraint] = field(default_factory=list)
     fixed_dims: dict[str, int] = field(default_factory=dict)
     constraints: dict[str, str] = field(default_factory=dict)  # real input -> constraint
+    bounds: list[BoundPlan] = field(default_factory=list)  # hypotheses the sampler meets
     assumptions: list[str] = field(default_factory=list)
     value_args: list[str] = field(default_factory=list)  # ℕ arguments sampled as values
 
@@ -216,6 +220,7 @@ def plan_binders(
             _hypothesis(plan, name, ty)
         else:
             plan.inputs.append(Input(name, ty, _role(ty, plan)))
+    _plan_bounds(plan)
     return plan
 
 
@@ -255,6 +260,7 @@ def _instance(plan: Plan, ty: S.Term) -> None:
 
 def _hypothesis(plan: Plan, name: str, prop: S.Term) -> None:
     text = _text(prop)
+    prop = unfold_intervals(prop)
     if isinstance(prop, S.BinOp) and prop.op in _CMP:
         op = _CMP[prop.op]
         left = _dim_side(prop.lhs, plan.dims)
@@ -271,8 +277,6 @@ def _hypothesis(plan: Plan, name: str, prop: S.Term) -> None:
         if c is not None:
             var, kind = c
             plan.constraints[var] = kind
-            plan.hyps.append(Hyp(name, prop, "constraint", text))
-            return
     if isinstance(prop, S.BinOp) and prop.op == "∣":
         left = _dim_side(prop.lhs, plan.dims)
         right = _dim_side(prop.rhs, plan.dims)
@@ -286,6 +290,19 @@ def _hypothesis(plan: Plan, name: str, prop: S.Term) -> None:
         plan.assumptions.append(f"{text} (hypothesis {name}, not sampled)")
         return
     plan.hyps.append(Hyp(name, prop, "mask", text))
+
+
+def _plan_bounds(plan: Plan) -> None:
+    """The hypotheses evaluated per trial that the sampler can meet become bounds
+    (bounds.py); they are still evaluated per trial."""
+    reals = [i.name for i in plan.inputs if i.role == "real"]
+    candidates = [(h.name, h.prop, h.text) for h in plan.hyps if h.how == "mask"]
+    nats = [i.name for i in plan.inputs if i.role == "nat"]
+    planned = plan_all(candidates, reals, plan.dims, nats=nats)
+    plan.bounds = [b for h in plan.hyps for b in planned.get(h.name, ())]
+    plan.hyps = [
+        dataclasses.replace(h, how="constraint") if h.name in planned else h for h in plan.hyps
+    ]
 
 
 def _real_constraint(plan: Plan, lhs: S.Term, op: str, rhs: S.Term) -> tuple[str, str] | None:

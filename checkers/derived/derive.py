@@ -31,6 +31,7 @@ import numpy as np
 from checkers.core import DimConstraint, InputSpec, ToleranceOverride, Unsupported
 from checkers.derived.arith import select
 from checkers.derived.binders import Plan, plan_binders
+from checkers.derived.bound_values import to_bound
 from checkers.derived.coercion import Ctx, coerce, settle
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.evaluate import Evaluator
@@ -124,6 +125,7 @@ class DerivedChecker:
             extra += tuple(
                 f"{h.text} (hypothesis {h.name}): trials where it fails hold vacuously"
                 for h in per_trial(self)
+                if h.how != "constraint"  # a bound the sampler meets (bounds.py)
             )
         return tuple(self.plan.assumptions) + extra
 
@@ -171,7 +173,12 @@ class DerivedChecker:
                 out[inp.name] = InputSpec.index_map(shape[0], elem.sz.n)
             elif kind == "real":
                 constraint = self.plan.constraints.get(inp.name)
-                out[inp.name] = InputSpec.real(shape, constraint=constraint)
+                bounds = tuple(
+                    b
+                    for p in self.plan.bounds
+                    if p.target == inp.name and (b := to_bound(p, dims, len(shape))) is not None
+                )
+                out[inp.name] = InputSpec.real(shape, constraint=constraint, bounds=bounds)
             else:
                 raise NotSupported(
                     f"the binder {inp.name} : {print_term(inp.type)} is not a number, index "
@@ -223,7 +230,7 @@ class DerivedChecker:
         lhs = coerce(settle(lhs), "real", ev.ctx)
         rhs = coerce(settle(rhs), "real", ev.ctx)
         for h in self.plan.hyps:
-            if h.how in ("mask", "dims"):
+            if h.how in ("mask", "dims", "constraint"):
                 ok = ev.eval(h.prop, env)
                 if not (isinstance(ok, Arr) and ok.kind == "bool"):
                     raise NotSupported(f"the hypothesis {h.text} is not decidable here")
@@ -412,7 +419,7 @@ def _derive_plan(
         plan = plan_binders(binders, core, sizes_from_arguments=sizes_from_arguments)
     except NotSupported as e:
         return Unsupported(e.reason, e.missing), False
-    evaluated = [core, *(h.prop for h in plan.hyps if h.how in ("mask", "dims"))]
+    evaluated = [core, *(h.prop for h in plan.hyps if h.how in ("mask", "dims", "constraint"))]
     missing = sem.missing_in(evaluated)
     if missing:
         return Unsupported(_missing_reason(sem, missing), missing), False

@@ -1,8 +1,9 @@
 """Hypotheses checked per trial, and the trials where they fail.
 
-A hypothesis that is neither a sampling constraint (`0 < ε`) nor a relation
-between dimensions (`P ≤ W`) is evaluated in every trial (`hij : i ≠ j`).
-Where it fails the trial holds vacuously (Lean's implication): both sides are
+Every hypothesis that is not a relation between dimensions (`P ≤ W`) is
+evaluated in every trial: the bounds the sampler meets by construction
+(`0 < ε`, `∀ i j, |W i j| ≤ w`; bounds.py) as well as the rest (`hij : i ≠ j`).
+Where one fails the trial holds vacuously (Lean's implication): both sides are
 compared as 0 = 0, so such a trial is no evidence. `premise_fn` gives, per
 trial, one bool per such hypothesis; a checker's `build_premise` is their
 conjunction, with which the harness can count the vacuous trials of a run.
@@ -10,7 +11,9 @@ conjunction, with which the harness can count the vacuous trials of a run.
 `probe` samples the inputs of the default dims draws at seed 0 exactly as the
 harness does, when the checker is derived. A statement whose hypotheses hold
 in none of those trials is unsupported (every check of it would pass
-vacuously); otherwise the assumptions say how often each hypothesis held.
+vacuously); otherwise the assumptions say how often each hypothesis held (a
+bound only when the sampler did not meet it everywhere). The probe checks the
+sampler's bounds in numpy (`bounds_hold`) and compiles only for the others.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from checkers.bounded import bounds_hold
 from checkers.derived.coercion import Ctx
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.evaluate import Evaluator
@@ -40,14 +44,18 @@ PROBE_SEED = 0
 
 def per_trial(checker: DerivedChecker) -> tuple[Hyp, ...]:
     """The hypotheses evaluated in every trial."""
-    return tuple(h for h in checker.plan.hyps if h.how == "mask")
+    return tuple(h for h in checker.plan.hyps if h.how in ("mask", "constraint"))
 
 
 def premise_fn(
-    checker: DerivedChecker, dims: Mapping[str, int], dtype: Any
+    checker: DerivedChecker,
+    dims: Mapping[str, int],
+    dtype: Any,
+    hyps: Sequence[Hyp] | None = None,
 ) -> Callable[[dict[str, Any]], Any] | None:
-    """inputs -> a bool vector, one entry per hypothesis evaluated per trial (None: none)."""
-    hyps = per_trial(checker)
+    """inputs -> a bool vector, one entry per hypothesis evaluated per trial (or per one
+    of `hyps`); None when there is none."""
+    hyps = per_trial(checker) if hyps is None else tuple(hyps)
     if not hyps:
         return None
     dims = {k: int(v) for k, v in dims.items()}
@@ -99,17 +107,26 @@ def probe(checker: DerivedChecker) -> Probe | None:
         specs = checker.input_specs(dims)
         if any(s.empty for s in specs.values()):
             continue
-        fn = premise_fn(checker, dims, np.float64)
-        assert fn is not None
         batch = sample_batch(
             specs,
             fin_plan(specs, PROBE_TRIALS),
             draw_key(checker.name, PROBE_SEED, dims),
             range(PROBE_TRIALS),
         )
-        # axis_size: a statement without sampled inputs still has PROBE_TRIALS trials
-        trials = jax.vmap(fn, axis_size=PROBE_TRIALS)
-        values = np.asarray(jax.jit(trials)(batch))  # (trials, hypotheses)
+        met = bounds_hold(specs, batch)  # hypothesis -> (trials,), for the sampler's bounds
+        compiled = [h for h in hyps if h.name not in met]
+        values = np.ones((PROBE_TRIALS, len(hyps)), dtype=bool)
+        if compiled:
+            fn = premise_fn(checker, dims, np.float64, compiled)
+            assert fn is not None
+            # (trials, compiled hypotheses); axis_size: a statement without sampled inputs
+            # still has PROBE_TRIALS trials
+            out = np.asarray(jax.jit(jax.vmap(fn, axis_size=PROBE_TRIALS))(batch))
+            for k, h in enumerate(compiled):
+                values[:, hyps.index(h)] = out[:, k]
+        for k, h in enumerate(hyps):
+            if h.name in met:
+                values[:, k] = met[h.name]
         held += values.sum(axis=0)
         together += int(values.all(axis=1).sum())
     probed = PROBE_TRIALS * len(draws)
@@ -136,6 +153,7 @@ def verdict(hyps: Sequence[Hyp], result: Probe) -> tuple[str | None, tuple[str, 
         f"{h.text} (hypothesis {h.name}) held in {n} of {where}; "
         "trials where it fails hold vacuously"
         for h, n in zip(hyps, result.held, strict=True)
+        if h.how != "constraint" or n < result.trials
     )
     return None, lines
 

@@ -111,7 +111,8 @@ def test_pass_seed_checker_float64(seeds, name):
     assert len(result.draws) == 4
     assert len({tuple(sorted(d.items())) for d in result.draws}) == 4
     assert result.dims in result.draws
-    assert result.max_abs_err is not None and result.max_abs_err <= 1e-12
+    # inputs are drawn up to scale 1e3, so only the relative error says how close they are
+    assert result.max_rel_err is not None and result.max_rel_err <= 1e-12
     assert result.device in ("cpu", "gpu")
     assert [d["trials"] for d in result.stats["per_draw"]] == [64] * 4
     assert result.reason == "64 trials at each of 4 dims draws agree within atol=1e-12, rtol=1e-10"

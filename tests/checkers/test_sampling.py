@@ -154,7 +154,7 @@ def test_sample_named_distributions():
 
 
 def test_stress_scale_only_in_float64():
-    assert [stress_scale(t, "float64") for t in range(8)] == [1, 1, 1, 1, 1, 1, 1e-3, 10]
+    assert [stress_scale(t, "float64") for t in range(8)] == [1, 1, 1, 1, 1, 1e-3, 10, 1e3]
     assert {stress_scale(t, "float32") for t in range(8)} == {1.0}
 
 
@@ -165,9 +165,10 @@ def test_sample_input_index_map_in_range():
     assert set(np.unique(m)) == {0, 1, 2, 3}
 
 
-def test_stress_every_enumerated_tuple_meets_every_scale():
+@pytest.mark.parametrize("size", [3, 4])
+def test_stress_every_enumerated_tuple_meets_every_scale(size: int) -> None:
     spec = InputSpec.real()
-    specs = {"i": InputSpec.fin(4), "x": spec}
+    specs = {"i": InputSpec.fin(size), "x": spec}
     plan = fin_plan(specs, 64)
     base = draw_key("Proofs.t", 0, {})
     batch = sample_batch(specs, plan, base, range(64))
@@ -176,7 +177,7 @@ def test_stress_every_enumerated_tuple_meets_every_scale():
     for t in range(64):
         scale = float(np.round(batch["x"][t] / unscaled[t], 6))
         scales.setdefault(int(batch["i"][t]), set()).add(scale)
-    assert scales == {i: {1.0, 1e-3, 10.0} for i in range(4)}
+    assert scales == {i: {1.0, 1e-3, 10.0, 1e3} for i in range(size)}
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])

@@ -61,10 +61,13 @@ def test_build_premise_marks_vacuous_trials() -> None:
     }
     out = jax.jit(jax.vmap(holds))(batch)
     assert out.tolist() == [True, False, True, False]
-    # a statement whose hypotheses all became sampling constraints has none
+    # a bound the sampler meets is still evaluated per trial, so a value that misses it
+    # (a shrunk or replayed input, a bound that could not be met) is vacuous, not evidence
     plain = derive("Proofs.t", environment(theorem("Proofs.t", "(x : ℝ) (h : 0 < x)", "x = x")))
     assert isinstance(plain, DerivedChecker)
-    assert plain.build_premise({}, np.float64) is None
+    bound = plain.build_premise({}, np.float64)
+    assert bound is not None
+    assert jax.vmap(bound)({"x": np.array([1.0, 0.0, -2.0])}).tolist() == [True, False, False]
 
 
 def test_pass_with_some_vacuous_trials() -> None:

@@ -12,6 +12,7 @@ from checkers.core import DimConstraint, Unsupported
 from checkers.derived import DerivedChecker, derive
 from checkers.derived.derive import shared_semantics
 from checkers.derived.values import as_array
+from checkers.sampling import stress_scale
 
 
 def _derived(env: object, name: str) -> DerivedChecker:
@@ -212,18 +213,33 @@ def test_locate_nonfinite_subterm_innermost_first() -> None:
 
 
 def test_report_nonfinite_as_error_naming_subterm() -> None:
-    # true in ℝ (Lean: e^y - e^y = 0), but e^(e^x) overflows float64 once x > 6.56,
-    # which the stress-scaled trials (x · 10) reach: inf - inf is NaN, never a pass
-    # (a quotient of exponentials no longer overflows: it is taken in log space)
+    # true in ℝ (Lean: e^y - e^y = 0), but e^(e^(x² + 7)) overflows float64 at every x,
+    # at scale 1 too: inf - inf is NaN, never a pass (a quotient of exponentials would not
+    # overflow: it is taken in log space)
     env = environment(
-        theorem("Proofs.t", "(x : ℝ)", "Real.exp (Real.exp x) - Real.exp (Real.exp x) = 0")
+        theorem(
+            "Proofs.t",
+            "(x : ℝ)",
+            "Real.exp (Real.exp (x ^ 2 + 7)) - Real.exp (Real.exp (x ^ 2 + 7)) = 0",
+        )
     )
     result = check("Proofs.t", env)
     assert result.status == "error"
     assert "lhs is NaN" in result.reason
-    assert result.reason.endswith("subterm Real.exp (Real.exp x)")
+    assert result.reason.endswith("subterm Real.exp (Real.exp (x ^ 2 + 7))")
     assert result.counterexample is not None
-    assert result.counterexample.inputs["x"][0] > 6.5
+    assert stress_scale(result.counterexample.trial, "float64") == 1.0
+
+
+def test_redraw_trial_that_overflows_only_at_stress_scale() -> None:
+    # e^(e^x) overflows once x > 6.56, which only the stress-scaled trials reach: they are
+    # drawn again at scale 1 and counted, and the true statement passes
+    env = environment(
+        theorem("Proofs.t", "(x : ℝ)", "Real.exp (Real.exp x) / Real.exp (Real.exp x) = 1")
+    )
+    result = check("Proofs.t", env)
+    assert result.status == "pass", result.reason
+    assert result.rescaled_trials > 0
 
 
 def test_locate_nonfinite_subterm_under_bound_index() -> None:
@@ -238,9 +254,17 @@ def test_locate_nonfinite_subterm_under_bound_index() -> None:
     where = c.locate_nonfinite({"n": 3}, {"v": np.array([0.0, 9.0, 1.0])})
     assert where == "Real.exp (Real.exp (v i))"
     assert c.locate_nonfinite({"n": 3}, {"v": np.array([0.0, 1.0, 2.0])}) is None
-    result = check("Proofs.t", env, dims={"n": 3})
+    always = environment(
+        theorem(
+            "Proofs.t",
+            "{n : ℕ} (v : Vec n)",
+            "∑ i : Fin n, Real.exp (Real.exp (v i ^ 2 + 7)) / Real.exp (Real.exp (v i ^ 2 + 7))"
+            " = n",
+        )
+    )
+    result = check("Proofs.t", always, dims={"n": 3})
     assert result.status == "error"
-    assert "subterm Real.exp (Real.exp (v i))" in result.reason
+    assert "subterm Real.exp (Real.exp (v i ^ 2 + 7))" in result.reason
 
 
 @pytest.mark.parametrize("dims", [{"n": 1}, {"n": 4}])

@@ -1,0 +1,62 @@
+"""Trials re-drawn at scale 1 where float64 overflows at their stress scale (a true
+statement never fails or errors for it), and non-finite sides at scale 1 still an error."""
+
+from __future__ import annotations
+
+import numpy as np
+from derived_support import environment, theorem
+
+from checkers import check, repro
+from checkers.derived import DerivedChecker, derive
+from checkers.sampling import draw_key, fin_plan, sample_trial, stress_scale, trial_scales
+
+SOFTMAX = theorem(
+    "Proofs.t",
+    "{n : ℕ} (z : Vec n) (i : Fin n)",
+    "Real.exp (z i) / ∑ j : Fin n, Real.exp (z j) = 1 / ∑ j : Fin n, Real.exp (z j - z i)",
+)
+
+
+def test_redraw_at_unit_scale_where_float64_overflows() -> None:
+    result = check("Proofs.t", environment(SOFTMAX))
+    assert result.status == "pass", result.reason
+    assert result.rescaled_trials > 0
+    assert f"{result.rescaled_trials} trials re-drawn at scale 1" in result.reason
+    assert result.to_json()["rescaled_trials"] == result.rescaled_trials
+    assert type(result).from_json(result.to_json()).rescaled_trials == result.rescaled_trials
+
+
+def test_repro_replays_the_redrawn_trial() -> None:
+    env = environment(SOFTMAX)
+    dims = {"n": 3}
+    checker = derive("Proofs.t", env)
+    assert isinstance(checker, DerivedChecker)
+    specs = checker.input_specs(dims)
+    plan, base = fin_plan(specs, 64), draw_key("Proofs.t", 0, dims)
+    with np.errstate(over="ignore"):
+        overflowing = [
+            t
+            for t in range(64)
+            if trial_scales(specs, plan, [t], "float64")[0] == 1e3
+            and not np.isfinite(np.exp(sample_trial(specs, plan, base, t)["z"])).all()
+        ]
+    assert overflowing
+    t = overflowing[0]
+    replay = repro("Proofs.t", env, seed=0, dims=dims, trial=t)
+    assert replay.result.status == "pass", replay.result.reason
+    unit = sample_trial(specs, plan, base, t, unit=True)
+    np.testing.assert_array_equal(np.asarray(replay.inputs["z"]), unit["z"])
+    assert np.isfinite(replay.lhs).all() and np.isfinite(replay.rhs).all()
+
+
+def test_error_where_not_finite_at_unit_scale() -> None:
+    env = environment(
+        theorem(
+            "Proofs.t", "(x : ℝ)", "Real.exp (1000 * Real.exp x) = Real.exp (1000 * Real.exp x)"
+        )
+    )
+    result = check("Proofs.t", env)
+    assert result.status == "error"
+    assert "non-finite value" in result.reason
+    assert "subterm Real.exp (1000 * Real.exp x)" in result.reason
+    assert stress_scale(result.trial or 0, "float64") == 1.0

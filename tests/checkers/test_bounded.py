@@ -1,0 +1,142 @@
+"""Sampling inside bounds: dependency order, each kind of bound, and drawing at scale 1."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from checkers.bounded import bounds_hold, bounds_order
+from checkers.core import Bound, InputSpec
+from checkers.sampling import (
+    draw_key,
+    fin_plan,
+    sample_batch,
+    sample_trial,
+    stress_scales,
+    trial_scales,
+)
+
+BASE = draw_key("Proofs.t", 0, {})
+
+
+def const(side: str, c: float, *, strict: bool = False, hyp: str = "h") -> Bound:
+    return Bound(side, strict, (), lambda _v: np.asarray(c), f"{side} {c}", hyp, exact=True)
+
+
+def draw(specs: dict[str, InputSpec], trials: int = 256) -> dict[str, np.ndarray]:
+    return sample_batch(specs, fin_plan(specs, trials), BASE, range(trials))
+
+
+def test_order_bounds_after_the_inputs_they_read() -> None:
+    w_reads_x = Bound("lower", False, ("x",), lambda v: v["x"], "x ≤ w", "h")
+    specs = {"w": InputSpec.real(bounds=(w_reads_x,)), "x": InputSpec.real()}
+    assert bounds_order(specs) == ["x", "w"]
+    both = Bound("lower", False, ("w",), lambda v: v["w"], "w ≤ x", "h2")
+    cyclic = {"w": specs["w"], "x": InputSpec.real(bounds=(both,))}
+    with pytest.raises(ValueError, match="read each other"):
+        bounds_order(cyclic)
+
+
+@pytest.mark.parametrize(
+    ("bounds", "holds"),
+    [
+        ((const("lower", 0.0, strict=True),), lambda x: x > 0),
+        ((const("lower", 2.0),), lambda x: x >= 2),
+        ((const("upper", -1.0, strict=True),), lambda x: x < -1),
+        ((const("lower", 0.0), const("upper", 1.0)), lambda x: (0 <= x) & (x <= 1)),
+        (
+            (const("lower", -3.0, strict=True), const("upper", -2.0, strict=True)),
+            lambda x: (-3 < x) & (x < -2),
+        ),  # fmt: skip
+        ((const("other", 0.0),), lambda x: x != 0),
+    ],
+)
+def test_sample_real_input_inside_constant_bounds(
+    bounds: tuple[Bound, ...], holds: Callable[[np.ndarray], np.ndarray]
+) -> None:
+    x = draw({"x": InputSpec.real((3,), bounds=bounds)})["x"]
+    assert holds(x).all()
+    assert len(np.unique(x)) > 100  # still random, not pinned to the bound
+
+
+def test_meet_nonstrict_bound_with_equality_sometimes() -> None:
+    x = draw({"x": InputSpec.real((4,), bounds=(const("lower", 0.0), const("upper", 1.0)))})["x"]
+    assert (x == 0).any() and (x == 1).any()
+    rounded = Bound("lower", False, (), lambda _v: np.asarray(0.1 + 0.2), "0.1 + 0.2 ≤ x", "h")
+    assert (draw({"x": InputSpec.real((4,), bounds=(rounded,))})["x"] > 0.1 + 0.2).all()
+    strict = (const("lower", 0.0, strict=True), const("upper", 1.0, strict=True))
+    y = draw({"y": InputSpec.real((4,), bounds=strict)})["y"]
+    assert ((0 < y) & (y < 1)).all()
+
+
+def test_bound_by_an_earlier_input_elementwise_and_reduced() -> None:
+    # ∀ i j, |W i j| ≤ w with w drawn after W: w ≥ max |W|
+    w = Bound("lower", False, ("W",), lambda v: np.abs(v["W"]).max(axis=(1, 2)), "|W| ≤ w", "hw")
+    specs = {"W": InputSpec.real((2, 3)), "w": InputSpec.real(bounds=(w,))}
+    got = draw(specs)
+    assert (np.abs(got["W"]).max(axis=(1, 2)) <= got["w"]).all()
+    # ... and W drawn within w (w first): -w ≤ W i j ≤ w, elementwise
+    lo = Bound("lower", False, ("w",), lambda v: -v["w"][:, None, None], "|W| ≤ w", "hw")
+    hi = Bound("upper", False, ("w",), lambda v: v["w"][:, None, None], "|W| ≤ w", "hw")
+    specs = {
+        "w": InputSpec.real(constraint="nonnegative"),
+        "W": InputSpec.real((2, 3), bounds=(lo, hi)),
+    }
+    got = draw(specs)
+    assert (np.abs(got["W"]) <= got["w"][:, None, None]).all()
+    assert bounds_hold(specs, got)["hw"].all()
+
+
+def test_bounded_input_keeps_the_trial_scale() -> None:
+    x = draw({"x": InputSpec.real(bounds=(const("lower", 0.0, strict=True),))}, 64)["x"]
+    scales = stress_scales(np.arange(64), "float64")
+    for s in (1e-3, 1e3):
+        assert 0.05 * s < np.median(x[scales == s]) < 5 * s
+
+
+def test_skip_bound_that_is_not_finite() -> None:
+    inf = Bound("upper", False, (), lambda _v: np.asarray(np.inf), "x ≤ ∞", "h")
+    x = draw({"x": InputSpec.real(bounds=(inf, const("lower", 1.0)))})["x"]
+    assert np.isfinite(x).all() and (x >= 1).all()
+
+
+def test_unmeetable_bounds_meet_one_side_each() -> None:
+    # 1 < x and x < -1: no value meets both; each is met in some trials, never together
+    specs = {
+        "x": InputSpec.real(
+            bounds=(
+                const("lower", 1.0, strict=True, hyp="h1"),
+                const("upper", -1.0, strict=True, hyp="h2"),
+            )
+        )
+    }
+    held = bounds_hold(specs, draw(specs))
+    assert held["h1"].any() and held["h2"].any()
+    assert not (held["h1"] & held["h2"]).any()
+
+
+def test_bounds_hold_reports_each_hypothesis() -> None:
+    specs = {
+        "x": InputSpec.real(bounds=(const("lower", 0.0, hyp="h0"), const("upper", 1.0, hyp="h1")))
+    }
+    batch = {"x": np.array([-1.0, 0.0, 0.5, 1.0, 2.0])}
+    held = bounds_hold(specs, batch)
+    assert held["h0"].tolist() == [False, True, True, True, True]
+    assert held["h1"].tolist() == [True, True, True, True, False]
+
+
+def test_draw_trials_at_unit_scale_on_request() -> None:
+    specs = {"x": InputSpec.real((2,)), "i": InputSpec.fin(3)}
+    plan = fin_plan(specs, 64)
+    stressed = sample_batch(specs, plan, BASE, range(16))
+    unit = trial_scales(specs, plan, range(16), "float64") != 1.0
+    assert unit.any()
+    redrawn = sample_batch(specs, plan, BASE, range(16), unit=unit)
+    np.testing.assert_array_equal(redrawn["i"], stressed["i"])
+    scales = trial_scales(specs, plan, range(16), "float64")
+    np.testing.assert_allclose(redrawn["x"] * scales[:, None], stressed["x"])
+    for t in np.flatnonzero(unit):
+        one = sample_trial(specs, plan, BASE, int(t), unit=True)
+        np.testing.assert_array_equal(one["x"], redrawn["x"][t])

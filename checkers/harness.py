@@ -1,10 +1,16 @@
 """The harness: runs a checker over dims draws and trials and writes the result record.
 
-Comparison. float64: |lhs - rhs| <= atol + rtol |rhs|, elementwise. float32 /
-bfloat16: the real inputs are rounded to the dtype, both sides are evaluated in
-the dtype and in float64 from those same rounded inputs, and each side in the
-dtype must match the *other* side's float64 reference (so a false statement
-fails in every mode, and a side that loses precision fails too). A NaN or
+Comparison (checkers/tolerance.py). The checker's `relation` (`=`, `≤`, `<`,
+`≥`, `>`; '=' when it has none) is decided elementwise at the scale of the
+values: within atol + rtol * max(|lhs|, |rhs|, scale), where `scale` is the
+largest operand of an addition the trial evaluated (derived checkers, see
+checkers/derived/measure.py). A tie within that tolerance fails `<` and `>`
+(unless a value underflowed: undecided) and holds `≤` and `≥`; the result
+counts `tied_trials` and `vacuous_trials`. float32 / bfloat16: the real inputs
+are rounded to the dtype, both sides are evaluated in the dtype and in float64
+from those same rounded inputs, and the relation must hold between each side in
+the dtype and the *other* side's float64 reference (so a false statement fails
+in every mode, and a side that loses precision fails too). A NaN or
 infinity in any side is an 'error' naming the subterm (`locate_nonfinite`),
 never a pass.
 
@@ -173,7 +179,13 @@ def _run(
     live = [r for r in results if not r.vacuous]
     max_abs = max((r.max_abs for r in live), default=None)
     max_rel = max((r.max_rel for r in live), default=None)
-    errs = {"max_abs_err": max_abs, "max_rel_err": max_rel}
+    errs = {
+        "max_abs_err": max_abs,
+        "max_rel_err": max_rel,
+        "vacuous_trials": sum(r.vacuous_trials for r in results),
+        "tied_trials": sum(r.tied_trials for r in live),
+    }
+    relation = session.relation()
 
     broken = [r for r in live if r.nonfinite]
     if broken:
@@ -215,22 +227,19 @@ def _run(
             stats=_stats(session, results),
             **errs,
         )
-    vacuous = sum(r.vacuous_trials for r in live)
-    vacuous_note = (
-        f"; {vacuous} of {trials * len(live)} trials vacuous (a hypothesis failed)"
-        if vacuous
-        else ""
-    )
-
     failing = [r for r in live if r.failing_trials]
     if not failing:
         worst = max(live, key=lambda r: r.worst_ratio)
+        held = "agree" if relation == "=" else f"satisfy {relation}"
         reason = (
             f"{trials} trials at each of {len(live)} dims draw{'s' if len(live) > 1 else ''} "
-            f"agree within atol={tol.atol:g}, rtol={tol.rtol:g}{vacuous_note}"
+            f"{held} within atol={tol.atol:g}, rtol={tol.rtol:g}{_pass_notes(live, trials)}"
         )
+        status = "pass"
+        if all(r.vacuous_trials + r.undecided_trials >= r.evaluated for r in live):
+            status, reason = "unsupported", "no trial decided the statement: " + reason
         return finish(
-            "pass",
+            status,
             reason,
             dims=dict(worst.dims),
             trial=worst.worst_trial,
@@ -277,9 +286,20 @@ def _run(
         note=note,
         worst_index=list(failure.worst_index),
     )
+    if relation == "=":
+        head = f"{bad} of {total} trials outside atol={tol.atol:g}, rtol={tol.rtol:g}"
+        largest = f"largest |lhs - rhs| {max_abs:.3g}"
+    else:
+        head = f"{bad} of {total} trials violate {relation} (atol={tol.atol:g}, rtol={tol.rtol:g})"
+        largest = f"largest excess {max_abs:.3g}"
+    tied = sum(r.tied_trials - r.undecided_trials for r in failing)
+    if relation in ("<", ">") and tied:
+        largest += (
+            f"; {tied} of the trials tie (the sides agree within the tolerance, which "
+            f"{relation} excludes)"
+        )
     reason = (
-        f"{bad} of {total} trials outside atol={tol.atol:g}, rtol={tol.rtol:g} "
-        f"in {len(failing)} of {len(live)} dims draws (largest |lhs - rhs| {max_abs:.3g}); "
+        f"{head} in {len(failing)} of {len(live)} dims draws ({largest}); "
         f"counterexample at {format_dims(failure.dims)}, trial {failure.trial}: {note}"
     )
     return finish(
@@ -292,6 +312,26 @@ def _run(
         stats={**_stats(session, results), "shrink_s": round(shrink_s, 6)},
         **errs,
     )
+
+
+def _pass_notes(live: Sequence[DrawOutcome], trials: int) -> str:
+    """What makes a pass weaker than it looks: vacuous, tied and undecided trials."""
+    total = trials * len(live)
+    vacuous = sum(r.vacuous_trials for r in live)
+    undecided = sum(r.undecided_trials for r in live)
+    tied = sum(r.tied_trials for r in live) - undecided
+    notes = []
+    if vacuous:
+        notes.append(f"{vacuous} of {total} trials vacuous (a hypothesis failed)")
+    if undecided:
+        notes.append(
+            f"{undecided} of {total} trials undecided (the sides tie after a value underflowed)"
+        )
+    if notes and 4 * (vacuous + undecided) > total:  # over a quarter of the trials say nothing
+        notes[0] = "weak: " + notes[0]
+    if tied:
+        notes.append(f"{tied} of {total} trials tie (the sides agree within the tolerance)")
+    return "".join("; " + n for n in notes)
 
 
 def _stats(session: Session, draws: Sequence[DrawOutcome]) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from contract_support import CONTRACT_RESULT_KEYS
 from checkers import CheckResult, Counterexample, Environment, Registry, check, repro, run_checker
 from checkers.core import DimConstraint, InputSpec
 from checkers.registry import fin, real
+from checkers.tolerance import TOLERANCES
 
 
 def _env(registry: Registry) -> Environment:
@@ -105,14 +106,22 @@ def test_pass_seed_checker_float64(seeds, name):
     result = check(name, seeds, trials=64, seed=0)
     assert result.status == "pass", result.reason
     assert (result.checker, result.trials, result.dtype) == ("registered", 64, "float64")
-    assert (result.atol, result.rtol) == (1e-12, 1e-10)
+    tol = TOLERANCES["float64"]
+    assert (
+        (result.atol, result.rtol)
+        == (tol.atol, tol.rtol)
+        == (1e-10 * 2.2250738585072014e-308, 1e-10)
+    )
     assert len(result.draws) == 4
     assert len({tuple(sorted(d.items())) for d in result.draws}) == 4
     assert result.dims in result.draws
     assert result.max_abs_err is not None and result.max_abs_err <= 1e-12
     assert result.device in ("cpu", "gpu")
     assert [d["trials"] for d in result.stats["per_draw"]] == [64] * 4
-    assert result.reason == "64 trials at each of 4 dims draws agree within atol=1e-12, rtol=1e-10"
+    assert result.reason == (
+        "64 trials at each of 4 dims draws agree within atol=2.22507e-318, rtol=1e-10"
+    )
+    assert (result.vacuous_trials, result.tied_trials) == (0, 0)
 
 
 @pytest.mark.parametrize("name", SEED_CHECKERS)
@@ -121,7 +130,10 @@ def test_pass_seed_checker_low_precision(seeds, name, dtype):
     result = check(name, seeds, trials=64, seed=3, dtype=dtype)
     assert result.status == "pass", result.reason
     assert result.dtype == dtype
-    assert result.atol == {"float32": 1e-5, "bfloat16": 5e-2}[dtype]
+    assert (result.atol, result.rtol) == {
+        "float32": (1e-4 * 1.1754943508222875e-38, 1e-4),
+        "bfloat16": (1e-1 * 1.1754943508222875e-38, 1e-1),
+    }[dtype]
 
 
 def test_measure_low_precision_error(seeds):

@@ -153,3 +153,22 @@ def test_new_counts_round_trip_json(env):
     assert CheckResult.from_json(data) == result
     tied = run(env, "le_self")
     assert CheckResult.from_json(tied.to_json()).tied_trials == 64
+
+
+def test_upstream_min_normal_positive_and_its_negation(upstream_tree):
+    """`0 < minNormalF32` (2^-126, about 1.2e-38) is decided both ways, in every dtype."""
+    from dataclasses import replace
+
+    from checkers import Environment
+    from theorem_index import read_paths
+
+    batch = read_paths([str(upstream_tree / "Float" / "FloatSubnormalBridge.lean")])
+    decls = [d for doc in batch.documents for d in doc.declarations]
+    pos = next(d for d in decls if d.name.endswith("minNormalF32_pos"))
+    neg = replace(pos, name=pos.name + "_mutant", statement="minNormalF32 < 0")
+    env = Environment.from_declarations([*decls, neg])
+    for dtype in ("float64", "float32", "bfloat16"):
+        result = check(pos.name, env, dtype=dtype)
+        assert result.status == "pass", (dtype, result.reason)
+        assert result.tied_trials == 0
+        assert check(neg.name, env, dtype=dtype).status == "fail", dtype

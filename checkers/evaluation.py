@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -37,7 +37,8 @@ from checkers.programs import (
 )
 from checkers.sampling import draw_key, fin_plan, sample_batch, sample_trial
 from checkers.shrink import Failure
-from checkers.tolerance import RELATIONS, Tolerance, compare, numpy_dtype
+from checkers.tolerance import RELATIONS, Tolerance, numpy_dtype
+from checkers.verdict import Verdict, judge, split_outputs
 
 
 def explain(e: BaseException) -> str:
@@ -82,17 +83,6 @@ def round_to(
         k: (np.asarray(v).astype(target).astype(np.float64) if specs[k].kind == REAL else v)
         for k, v in batch.items()
     }
-
-
-class Verdict(NamedTuple):
-    """`Session.compare`: elementwise over (trials, *shape)."""
-
-    abs_err: np.ndarray
-    rel_err: np.ndarray
-    ratio: np.ndarray
-    ok: np.ndarray
-    tied: np.ndarray
-    undecided: np.ndarray
 
 
 # --- one session: a checker at one seed, trial count and dtype ---------------
@@ -314,14 +304,7 @@ class Session:
     def shown(self, outs: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         return outs[0], outs[1]
 
-    @staticmethod
-    def split(
-        outs: Sequence[np.ndarray],
-    ) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray, np.ndarray]:
-        """(sides, scale, underflow, held) of `run`'s outputs (per trial: the last three)."""
-        sides = tuple(outs[:-3])
-        scale, under, held = outs[-3], outs[-2] > 0.5, outs[-1] > 0.5
-        return sides, scale, under, held
+    split = staticmethod(split_outputs)
 
     def relation(self) -> str:
         rel = getattr(self.checker, "relation", "=")
@@ -330,35 +313,8 @@ class Session:
         return str(rel)
 
     def compare(self, outs: Sequence[np.ndarray]) -> Verdict:
-        """The comparison of every entry of every trial (arrays over (trials, *shape)).
-
-        A trial whose hypotheses failed (vacuous) holds and ties nowhere; a tie of a
-        strict inequality fails, unless the trial underflowed (undecided, see
-        checkers/tolerance.py).
-        """
-        sides, scale, under, held = self.split(outs)
-        rel = self.relation()
-        lead = (-1,) + (1,) * (np.ndim(sides[0]) - 1)
-        scale = np.reshape(scale, lead)
-        with np.errstate(invalid="ignore", over="ignore"):
-            if self.dtype == "float64":
-                pairs = [(sides[0], sides[1])]
-            else:  # each side in the dtype against the other's float64 reference
-                pairs = [(sides[0], sides[3]), (sides[2], sides[1])]
-            cs = [compare(a, b, self.tol, relation=rel, scale=scale) for a, b in pairs]
-        live = np.reshape(held, lead)
-        tied = np.logical_or.reduce([c.tied for c in cs]) & live
-        undecided = tied & np.reshape(under, lead) & (rel in ("<", ">"))
-        ok = np.logical_and.reduce([c.ok for c in cs]) | ~live | undecided
-        zero = np.zeros_like(cs[0].abs_err)
-        return Verdict(
-            np.where(live, np.maximum.reduce([c.abs_err for c in cs]), zero),
-            np.where(live, np.maximum.reduce([c.rel_err for c in cs]), zero),
-            np.where(live & ~undecided, np.maximum.reduce([c.ratio for c in cs]), zero),
-            ok,
-            tied,
-            undecided,
-        )
+        """Every entry of every trial judged (verdict.py), arrays over (trials, *shape)."""
+        return judge(outs, self.dtype, self.tol, self.relation())
 
     def _nonfinite_reason(
         self, dims: Mapping[str, int], trial: int, outs: Sequence[np.ndarray], lane: int

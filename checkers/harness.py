@@ -47,6 +47,7 @@ from checkers.result import CheckerInfo, CheckResult, Counterexample, Repro
 from checkers.sampling import DimsError, draw_dims
 from checkers.shrink import shrink
 from checkers.tolerance import DTYPES, tolerance_for
+from checkers.verdict import pass_notes
 
 DEFAULT_TRIALS = 64
 DEFAULT_DRAWS = 4
@@ -315,23 +316,12 @@ def _run(
 
 
 def _pass_notes(live: Sequence[DrawOutcome], trials: int) -> str:
-    """What makes a pass weaker than it looks: vacuous, tied and undecided trials."""
-    total = trials * len(live)
-    vacuous = sum(r.vacuous_trials for r in live)
-    undecided = sum(r.undecided_trials for r in live)
-    tied = sum(r.tied_trials for r in live) - undecided
-    notes = []
-    if vacuous:
-        notes.append(f"{vacuous} of {total} trials vacuous (a hypothesis failed)")
-    if undecided:
-        notes.append(
-            f"{undecided} of {total} trials undecided (the sides tie after a value underflowed)"
-        )
-    if notes and 4 * (vacuous + undecided) > total:  # over a quarter of the trials say nothing
-        notes[0] = "weak: " + notes[0]
-    if tied:
-        notes.append(f"{tied} of {total} trials tie (the sides agree within the tolerance)")
-    return "".join("; " + n for n in notes)
+    return pass_notes(
+        trials * len(live),
+        vacuous=sum(r.vacuous_trials for r in live),
+        undecided=sum(r.undecided_trials for r in live),
+        tied=sum(r.tied_trials for r in live),
+    )
 
 
 def _stats(session: Session, draws: Sequence[DrawOutcome]) -> dict[str, Any]:

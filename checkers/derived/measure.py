@@ -92,8 +92,7 @@ class Meter:
         tiny = float(jnp.finfo(out.dtype).tiny)
         nonzero = jnp.ones(jnp.shape(out), bool)
         for x in inputs:
-            if _is_float(x) or hasattr(x, "dtype"):
-                nonzero = nonzero & (jnp.asarray(x) != 0)
+            nonzero = nonzero & (jnp.asarray(x) != 0)
         self._underflows.append(jnp.any(nonzero & (jnp.abs(out) < tiny)))
 
     def scale(self) -> Any:

@@ -379,3 +379,48 @@ def test_check_statement_without_inputs():
     result = check("Test.closed", _env(registry), trials=8)
     assert result.status == "pass", result.reason
     assert result.draws == [{}]
+
+
+# --- measures a registered checker may return ------------------------------------
+
+
+@pytest.fixture(scope="module")
+def measured() -> Environment:
+    registry = Registry()
+
+    # Σ x - Σ x in another order: ~1e-16 where the terms are ~1, not 0
+    def cancelling(scale):
+        def build(dims, dtype):
+            def sides(v):
+                x = v["x"]
+                diff = jnp.sum(x) - jnp.sum(x[::-1] * 1.0000000000000002)
+                if scale:
+                    return diff, jnp.zeros((), x.dtype), {"scale": jnp.max(jnp.abs(x))}
+                return diff, jnp.zeros((), x.dtype)
+
+            return sides
+
+        return build
+
+    registry.register("Test.cancel_scaled", dims=("n",), inputs={"x": real("n")})(cancelling(True))
+    registry.register("Test.cancel_bare", dims=("n",), inputs={"x": real("n")})(cancelling(False))
+
+    @registry.register("Test.bad_measures", dims=("n",), inputs={"x": real("n")})
+    def bad_measures(dims, dtype):
+        return lambda v: (jnp.sum(v["x"]), jnp.sum(v["x"]), 1.0)
+
+    return _env(registry)
+
+
+def test_registered_checker_scale_allows_rounding_of_its_terms(measured):
+    scaled = check("Test.cancel_scaled", measured, dims={"n": 8}, draws=1)
+    assert scaled.status == "pass", scaled.reason
+    assert scaled.max_abs_err is not None and scaled.max_abs_err > 0  # rounding is there
+    # without the measure the sides alone are the scale: ~1e-16 against 0 is decided
+    assert check("Test.cancel_bare", measured, dims={"n": 8}, draws=1).status == "fail"
+
+
+def test_error_when_measures_are_not_a_mapping(measured):
+    result = check("Test.bad_measures", measured, dims={"n": 2}, draws=1)
+    assert result.status == "error"
+    assert "must return (lhs, rhs) or (lhs, rhs, measures)" in result.reason

@@ -172,3 +172,35 @@ def test_upstream_min_normal_positive_and_its_negation(upstream_tree):
         assert result.status == "pass", (dtype, result.reason)
         assert result.tied_trials == 0
         assert check(neg.name, env, dtype=dtype).status == "fail", dtype
+
+
+@pytest.mark.parametrize(
+    "path, short, old, new, counterexample",
+    [
+        ("Foundation/ResNet34Live2.lean", "relu_chan_lt", "relu n z k₁ <", "relu n z k₀ <", None),
+        ("Codegen/StableHLOLex.lean", "lt_ten_pow_succ", "(n + 1)", "(n - 1)", {"n": [1]}),
+    ],
+)
+def test_upstream_strict_mutants_fail(upstream_tree, path, short, old, new, counterexample):
+    """Two proved strict inequalities of the corpus pass; each mutated to tie somewhere fails."""
+    from dataclasses import replace
+
+    from checkers import Environment
+    from theorem_index import read_paths
+
+    batch = read_paths([str(upstream_tree / path)])
+    decls = [d for doc in batch.documents for d in doc.declarations]
+    proved = next(d for d in decls if d.name.endswith("." + short))
+    assert old in proved.statement
+    mutant = replace(
+        proved, name=proved.name + "_mutant", statement=proved.statement.replace(old, new)
+    )
+    env = Environment.from_declarations([*decls, mutant])
+    result = check(proved.name, env)
+    assert result.status == "pass", result.reason
+    failed = check(mutant.name, env)
+    assert failed.status == "fail", failed.reason
+    assert failed.tied_trials > 0 and "tie" in failed.reason
+    if counterexample is not None:
+        assert failed.counterexample is not None
+        assert failed.counterexample.inputs == counterexample

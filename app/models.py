@@ -253,6 +253,10 @@ class Result(Base):
     device: Mapped[str] = mapped_column(String(16), default="cpu")
     worst_index: Mapped[list[Any] | None]
     trial: Mapped[int | None] = mapped_column(Integer)
+    # trials in which a hypothesis failed (the statement held vacuously)
+    vacuous_trials: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # trials of an inequality whose sides agree within the tolerance
+    tied_trials: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     assumptions: Mapped[list[Any]]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 

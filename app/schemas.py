@@ -101,6 +101,14 @@ class ResultOut(BaseModel):
     device: str
     worst_index: list[int] | None
     trial: int | None
+    vacuous_trials: int = Field(
+        0, description="trials in which a hypothesis failed (the statement held vacuously)"
+    )
+    tied_trials: int = Field(
+        0,
+        description="trials of an inequality whose sides agree within the tolerance "
+        "(a tie fails < and >, and holds ≤ and ≥)",
+    )
     assumptions: list[str]
     created_at: datetime
     counterexample: CounterexampleOut | None = None

@@ -23,7 +23,8 @@ INPUT_KINDS = (REAL, NAT, FIN, INDEX_MAP)
 CONSTRAINTS = ("positive", "nonzero", "nonnegative")
 
 # One trial's inputs -> (lhs, rhs), arrays of equal shape.
-Evaluation = Callable[[dict[str, Any]], tuple[Any, Any]]
+# one trial's (lhs, rhs), or (lhs, rhs, {"scale": .., "underflow": ..}) (checkers/tolerance.py)
+Evaluation = Callable[[dict[str, Any]], tuple[Any, ...]]
 
 _IDENT = re.compile(r"^[^\W\d][\w'!?₀-₉ₐ-ₜᵢ-ᵪ]*$")
 

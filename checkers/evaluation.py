@@ -46,7 +46,8 @@ from checkers.programs import (
 )
 from checkers.sampling import draw_key, fin_plan, sample_batch, sample_trial, trial_scales
 from checkers.shrink import Failure
-from checkers.tolerance import Tolerance, compare, numpy_dtype
+from checkers.tolerance import RELATIONS, Tolerance, numpy_dtype
+from checkers.verdict import Verdict, judge, split_outputs
 
 
 def explain(e: BaseException) -> str:
@@ -94,9 +95,9 @@ def round_to(
 
 
 def _finite_lanes(outs: Sequence[np.ndarray]) -> np.ndarray:
-    """Per lane (trial) of a batch's outputs: every value of every output is finite."""
+    """Per lane (trial) of a batch's outputs: every value of both sides is finite."""
     ok = np.ones(outs[0].shape[0], dtype=bool)
-    for o in outs:
+    for o in split_outputs(outs)[0]:
         ok &= np.isfinite(o.reshape(o.shape[0], -1)).all(axis=1)
     return ok
 
@@ -118,6 +119,8 @@ class DrawOutcome:
     worst_trial: int | None = None
     worst_index: tuple[int, ...] | None = None
     failing_trials: int = 0
+    tied_trials: int = 0  # an inequality's sides agree within the tolerance
+    undecided_trials: int = 0  # ... of a strict one, in a trial that underflowed
     nonfinite: str | None = None
     nonfinite_trial: int | None = None
     nonfinite_index: tuple[int, ...] | None = None
@@ -140,6 +143,8 @@ class DrawOutcome:
             "sample_s": round(self.sample_s, 6),
             **({"vacuous_trials": self.vacuous_trials} if self.vacuous_trials else {}),
             **({"rescaled_trials": self.rescaled_trials} if self.rescaled_trials else {}),
+            **({"tied_trials": self.tied_trials} if self.tied_trials else {}),
+            **({"undecided_trials": self.undecided_trials} if self.undecided_trials else {}),
             **({"vacuous": self.vacuous} if self.vacuous else {}),
             **({"nonfinite": self.nonfinite} if self.nonfinite else {}),
         }
@@ -261,7 +266,8 @@ class Session:
     def run(
         self, progs: Sequence[Program], batch: Mapping[str, np.ndarray]
     ) -> tuple[np.ndarray, ...]:
-        """(lhs, rhs) in float64 mode; (lhs, rhs, lhs_ref, rhs_ref) in a low-precision mode."""
+        """(lhs, rhs) in float64 mode, (lhs, rhs, lhs_ref, rhs_ref) in a low-precision mode,
+        followed by three per-trial measures: scale, underflow and held (`split`)."""
         start = time.perf_counter()
         try:
             results = [prog(batch) for prog in progs]
@@ -276,9 +282,12 @@ class Session:
             except Exception as e2:
                 raise CheckerFault(f"running the JAX program failed: {explain(e2)}") from e2
         self.totals["run_s"] += time.perf_counter() - start
-        # a third output (of the reference program, last): the trial's hypotheses held
-        self.held = results[-1][2] > 0.5 if len(results[-1]) > 2 else None
-        return tuple(o for r in results for o in r[:2])
+        # every program returns (lhs, rhs, scale, underflow, held) (programs.lower); the
+        # hypotheses are those of the reference program (the last)
+        self.held = results[-1][4] > 0.5
+        scale = np.maximum.reduce([r[2] for r in results])
+        under = np.maximum.reduce([r[3] for r in results])
+        return (*(o for r in results for o in r[:2]), scale, under, results[-1][4])
 
     def _rebuild(self, prog: Program) -> None:
         """Replace a stored program's executable by a fresh compilation (and re-file it)."""
@@ -345,20 +354,17 @@ class Session:
     def shown(self, outs: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         return outs[0], outs[1]
 
-    def compare(self, outs: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
-        """(abs_err, rel_err, ratio, ok) elementwise over (trials, *shape)."""
-        with np.errstate(invalid="ignore", over="ignore"):
-            if self.dtype == "float64":
-                c = compare(outs[0], outs[1], self.tol)
-                return c.abs_err, c.rel_err, c.ratio, c.ok
-            a = compare(outs[0], outs[3], self.tol)
-            b = compare(outs[1], outs[2], self.tol)
-            return (
-                np.maximum(a.abs_err, b.abs_err),
-                np.maximum(a.rel_err, b.rel_err),
-                np.maximum(a.ratio, b.ratio),
-                a.ok & b.ok,
-            )
+    split = staticmethod(split_outputs)
+
+    def relation(self) -> str:
+        rel = getattr(self.checker, "relation", "=")
+        if rel not in RELATIONS:
+            raise CheckerFault(f"the checker's relation must be one of {RELATIONS}, got {rel!r}")
+        return str(rel)
+
+    def compare(self, outs: Sequence[np.ndarray]) -> Verdict:
+        """Every entry of every trial judged (verdict.py), arrays over (trials, *shape)."""
+        return judge(outs, self.dtype, self.tol, self.relation())
 
     def _nonfinite_reason(
         self,
@@ -452,21 +458,22 @@ class Session:
                 draw.premise_failed = True
                 return draw
         draw.evaluated = self.trials
+        sides = self.split(outs)[0]
         finite = np.ones(self.trials, dtype=bool)
-        for o in outs:
+        for o in sides:
             finite &= np.isfinite(o.reshape(self.trials, -1)).all(axis=1)
         if not finite.all():
             t = int(np.argmin(finite))
             row = inputs[t // size]
             one = {k: v[t % size] for k, v in row.items()}
-            draw.nonfinite, draw.nonfinite_index = self._nonfinite_reason(dims, t, outs, t, one)
+            draw.nonfinite, draw.nonfinite_index = self._nonfinite_reason(dims, t, sides, t, one)
             draw.nonfinite_trial = t
-        abs_err, rel_err, ratio, ok = self.compare(outs)
-        mask = finite.reshape((-1,) + (1,) * (abs_err.ndim - 1))
-        abs_err = np.where(mask, abs_err, 0.0)
-        rel_err = np.where(mask, rel_err, 0.0)
-        ratio = np.where(mask, ratio, 0.0)
-        ok = ok | ~mask
+        v = self.compare(outs)
+        mask = finite.reshape((-1,) + (1,) * (v.abs_err.ndim - 1))
+        abs_err = np.where(mask, v.abs_err, 0.0)
+        rel_err = np.where(mask, v.rel_err, 0.0)
+        ratio = np.where(mask, v.ratio, 0.0)
+        ok = v.ok | ~mask
         if abs_err.size:
             draw.max_abs = float(abs_err.max())
             draw.max_rel = float(rel_err.max())
@@ -476,6 +483,10 @@ class Session:
             draw.worst_trial = int(where[0])
             draw.worst_index = tuple(int(i) for i in where[1:])
             draw.failing_trials = int((~ok.reshape(self.trials, -1).all(axis=1)).sum())
+            per_trial = (v.tied & mask).reshape(self.trials, -1).any(axis=1)
+            draw.tied_trials = int(per_trial.sum())
+            undecided = (v.undecided & mask).reshape(self.trials, -1).any(axis=1)
+            draw.undecided_trials = int(undecided.sum())
         else:
             draw.worst_trial, draw.worst_index = 0, ()
         for k in ("compile_s", "load_s", "compile_wait_s", "run_s", "sample_s"):
@@ -520,7 +531,8 @@ class Session:
     ) -> Failure | None:
         if not all(np.isfinite(o).all() for o in outs):
             return None
-        _, _, ratio, ok = self.compare([o[None] for o in outs])
+        v = self.compare([o[None] for o in outs])
+        ratio, ok = v.ratio, v.ok
         if ok.all():
             return None
         flat = int(np.argmax(ratio))

@@ -1,10 +1,16 @@
 """The harness: runs a checker over dims draws and trials and writes the result record.
 
-Comparison. float64: |lhs - rhs| <= atol + rtol |rhs|, elementwise. float32 /
-bfloat16: the real inputs are rounded to the dtype, both sides are evaluated in
-the dtype and in float64 from those same rounded inputs, and each side in the
-dtype must match the *other* side's float64 reference (so a false statement
-fails in every mode, and a side that loses precision fails too). A NaN or
+Comparison (checkers/tolerance.py). The checker's `relation` (`=`, `≤`, `<`,
+`≥`, `>`; '=' when it has none) is decided elementwise at the scale of the
+values: within atol + rtol * max(|lhs|, |rhs|, scale), where `scale` is the
+largest operand of an addition the trial evaluated (derived checkers, see
+checkers/derived/measure.py). A tie within that tolerance fails `<` and `>`
+(unless a value underflowed: undecided) and holds `≤` and `≥`; the result
+counts `tied_trials` and `vacuous_trials`. float32 / bfloat16: the real inputs
+are rounded to the dtype, both sides are evaluated in the dtype and in float64
+from those same rounded inputs, and the relation must hold between each side in
+the dtype and the *other* side's float64 reference (so a false statement fails
+in every mode, and a side that loses precision fails too). A NaN or
 infinity in any side is an 'error' naming the subterm (`locate_nonfinite`),
 never a pass.
 
@@ -44,6 +50,7 @@ from checkers.result import CheckResult, Counterexample, Repro
 from checkers.sampling import DimsError, draw_dims
 from checkers.shrink import shrink
 from checkers.tolerance import DTYPES, tolerance_for
+from checkers.verdict import pass_notes
 
 DEFAULT_TRIALS = 64
 DEFAULT_DRAWS = 4
@@ -178,7 +185,13 @@ def _run(
     common["rescaled_trials"] = rescaled
     max_abs = max((r.max_abs for r in live), default=None)
     max_rel = max((r.max_rel for r in live), default=None)
-    errs = {"max_abs_err": max_abs, "max_rel_err": max_rel}
+    errs = {
+        "max_abs_err": max_abs,
+        "max_rel_err": max_rel,
+        "vacuous_trials": sum(r.vacuous_trials for r in results),
+        "tied_trials": sum(r.tied_trials for r in live),
+    }
+    relation = session.relation()
 
     broken = [r for r in live if r.nonfinite]
     if broken:
@@ -220,27 +233,26 @@ def _run(
             stats=_stats(session, results),
             **errs,
         )
-    vacuous = sum(r.vacuous_trials for r in live)
-    vacuous_note = (
-        f"; {vacuous} of {trials * len(live)} trials vacuous (a hypothesis failed)"
-        if vacuous
+    rescaled_note = (
+        f"; {rescaled} trial{'s' if rescaled != 1 else ''} re-drawn at scale 1 "
+        "(float64 overflowed at their stress scale)"
+        if rescaled
         else ""
     )
-    if rescaled:
-        vacuous_note += (
-            f"; {rescaled} trial{'s' if rescaled != 1 else ''} re-drawn at scale 1 "
-            "(float64 overflowed at their stress scale)"
-        )
-
     failing = [r for r in live if r.failing_trials]
     if not failing:
         worst = max(live, key=lambda r: r.worst_ratio)
+        held = "agree" if relation == "=" else f"satisfy {relation}"
         reason = (
             f"{trials} trials at each of {len(live)} dims draw{'s' if len(live) > 1 else ''} "
-            f"agree within atol={tol.atol:g}, rtol={tol.rtol:g}{vacuous_note}"
+            f"{held} within atol={tol.atol:g}, rtol={tol.rtol:g}{_pass_notes(live, trials)}"
+            f"{rescaled_note}"
         )
+        status = "pass"
+        if all(r.vacuous_trials + r.undecided_trials >= r.evaluated for r in live):
+            status, reason = "unsupported", "no trial decided the statement: " + reason
         return finish(
-            "pass",
+            status,
             reason,
             dims=dict(worst.dims),
             trial=worst.worst_trial,
@@ -287,11 +299,22 @@ def _run(
         note=note,
         worst_index=list(failure.worst_index),
     )
+    if relation == "=":
+        head = f"{bad} of {total} trials outside atol={tol.atol:g}, rtol={tol.rtol:g}"
+        largest = f"largest |lhs - rhs| {max_abs:.3g}"
+    else:
+        head = f"{bad} of {total} trials violate {relation} (atol={tol.atol:g}, rtol={tol.rtol:g})"
+        largest = f"largest excess {max_abs:.3g}"
+    tied = sum(r.tied_trials - r.undecided_trials for r in failing)
+    if relation in ("<", ">") and tied:
+        largest += (
+            f"; {tied} of the trials tie (the sides agree within the tolerance, which "
+            f"{relation} excludes)"
+        )
     reason = (
-        f"{bad} of {total} trials outside atol={tol.atol:g}, rtol={tol.rtol:g} "
-        f"in {len(failing)} of {len(live)} dims draws (largest |lhs - rhs| {max_abs:.3g}); "
+        f"{head} in {len(failing)} of {len(live)} dims draws ({largest}); "
         f"counterexample at {format_dims(failure.dims)}, trial {failure.trial}: {note}"
-        f"{vacuous_note}"
+        f"{rescaled_note}"
     )
     return finish(
         "fail",
@@ -302,6 +325,15 @@ def _run(
         counterexample=ce,
         stats={**_stats(session, results), "shrink_s": round(shrink_s, 6)},
         **errs,
+    )
+
+
+def _pass_notes(live: Sequence[DrawOutcome], trials: int) -> str:
+    return pass_notes(
+        trials * len(live),
+        vacuous=sum(r.vacuous_trials for r in live),
+        undecided=sum(r.undecided_trials for r in live),
+        tied=sum(r.tied_trials for r in live),
     )
 
 

@@ -9,6 +9,9 @@ Tracing and lowering (Python, under the GIL) happen in the calling thread;
 XLA's compilation, the larger part, runs in worker threads, so that the dims
 draws of a check are traced one after another while the earlier ones compile.
 Small programs are compiled at LLVM optimisation level 0 (`compiler_options`).
+A program returns, per trial, (lhs, rhs, scale, underflow, held): the sides,
+the measures the comparison uses (0 when the checker gives none) and whether
+the checker's per-trial hypotheses held (1 when it has none).
 With the persistent cache on, a program of a project checker is loaded from
 the program store (`program_store`) without tracing at all.
 """
@@ -123,7 +126,14 @@ def lower(
 ) -> Any:
     """Trace and lower the vmapped checker function in `dtype`, taking float64 inputs."""
     target = numpy_dtype(dtype)
-    fn = checker.build(dict(dims), target)
+    # a function may return (lhs, rhs, {"scale": .., "underflow": ..}): the magnitude of
+    # the terms the sides were computed from, and whether a value underflowed (see
+    # checkers/tolerance.py); a derived checker gives them through `build_measured`
+    build_measured = getattr(checker, "build_measured", None)
+    if callable(build_measured):
+        fn = build_measured(dict(dims), target)
+    else:
+        fn = checker.build(dict(dims), target)
     # optional: whether the checker's per-trial hypotheses hold (a third output, 1.0 or 0.0)
     build_premise = getattr(checker, "build_premise", None)
     holds = build_premise(dict(dims), target) if callable(build_premise) else None
@@ -133,12 +143,21 @@ def lower(
         if dtype != "float64":
             inputs = {k: (v.astype(target) if k in reals else v) for k, v in inputs.items()}
         out = fn(inputs)
-        if not isinstance(out, tuple | list) or len(out) != 2:
-            raise CheckerFault(f"the checker's function must return (lhs, rhs), got {out!r}")
+        if (
+            not isinstance(out, tuple | list)
+            or len(out) not in (2, 3)
+            or (len(out) == 3 and not isinstance(out[2], Mapping))
+        ):
+            raise CheckerFault(
+                "the checker's function must return (lhs, rhs) or (lhs, rhs, measures), "
+                f"got {out!r}"
+            )
         sides = (jnp.asarray(out[0]).astype(jnp.float64), jnp.asarray(out[1]).astype(jnp.float64))
-        if holds is None:
-            return sides
-        return (*sides, jnp.asarray(holds(inputs)).astype(jnp.float64).reshape(()))
+        extra = out[2] if len(out) == 3 else {}
+        scale = jnp.asarray(extra.get("scale", 0.0)).astype(jnp.float64).reshape(())
+        under = jnp.asarray(extra.get("underflow", False)).astype(jnp.float64).reshape(())
+        held = jnp.ones((), jnp.float64) if holds is None else holds(inputs)
+        return (*sides, scale, under, jnp.asarray(held).astype(jnp.float64).reshape(()))
 
     abstract = {
         n: jax.ShapeDtypeStruct((batch, *s.shape), _input_dtype(s)) for n, s in specs.items()

@@ -103,7 +103,11 @@ class CheckResult:
     On a failure `dims`, `trial` and `worst_index` point at the (shrunk)
     counterexample; `max_abs_err` and `max_rel_err` are maxima over every draw.
     `max_rel_err` is |lhs - rhs| / |reference| over the entries whose reference
-    is non-zero. Error values are None when nothing was compared.
+    is non-zero (for an inequality: the amount by which it is violated). Error
+    values are None when nothing was compared. `vacuous_trials` counts the trials
+    in which a hypothesis failed (the statement held vacuously); `tied_trials`
+    the trials of an inequality whose sides agree within the tolerance (a tie
+    fails `<` and `>`, and holds `≤` and `≥`; see checkers/tolerance.py).
     """
 
     name: str
@@ -122,6 +126,8 @@ class CheckResult:
     device: str = "cpu"
     worst_index: list[int] | None = None
     trial: int | None = None
+    vacuous_trials: int = 0
+    tied_trials: int = 0
     draws: list[dict[str, int]] = field(default_factory=list)
     assumptions: tuple[str, ...] = ()
     dependencies: tuple[str, ...] = ()
@@ -163,6 +169,8 @@ class CheckResult:
             "device": self.device,
             "worst_index": None if self.worst_index is None else list(self.worst_index),
             "trial": self.trial,
+            "vacuous_trials": self.vacuous_trials,
+            "tied_trials": self.tied_trials,
             "draws": [dict(d) for d in self.draws],
             "assumptions": list(self.assumptions),
             "dependencies": list(self.dependencies),
@@ -196,6 +204,8 @@ class CheckResult:
             device=str(data.get("device", "cpu")),
             worst_index=None if worst is None else [int(i) for i in worst],
             trial=None if trial is None else int(trial),
+            vacuous_trials=int(data.get("vacuous_trials") or 0),
+            tied_trials=int(data.get("tied_trials") or 0),
             draws=[{str(k): int(v) for k, v in d.items()} for d in data.get("draws", [])],
             assumptions=tuple(data.get("assumptions", ())),
             dependencies=tuple(data.get("dependencies", ())),

@@ -1,18 +1,47 @@
-"""Tolerances: one table by dtype, optionally overridden per theorem, never scaled by size.
+"""Tolerances and the comparison of a relation: one table by dtype, never scaled by size.
 
-A value `a` computed in dtype `d` agrees with its float64 reference `r` when
+The allowed error. Two values `a`, `b` computed in dtype `d` agree when
 
-    |a - r| <= atol[d] + rtol[d] * |r|        (elementwise)
+    |a - b| <= allowed = atol[d] + rtol[d] * max(|a|, |b|, scale)     (elementwise)
 
-The float64 row is for exact identities evaluated in double precision: ample
-headroom over the rounding of the small sums and products the statements
-contain (unit roundoff 1.1e-16), and nothing more. The low-precision rows
-allow for the rounding of that dtype (unit roundoff 6e-8 for float32, 3.9e-3
-for bfloat16) accumulated over sums of a few dozen terms, where cancellation
-makes the absolute part dominate: over 40 seeds x 4 dims draws x 64 trials of
-`Proofs.sum_fin_prod` and `Proofs.vit_rowDenseW_grad_bridge` (dims 1..5) the
-largest `|a - r| - rtol |r|` seen was 3e-8 in float32 and 0.019 in bfloat16,
-which is why bfloat16's atol is 5e-2 and not 1e-2.
+where `scale` is the largest magnitude of an operand of an addition the
+trial evaluated (the terms of the values, checkers/derived/measure.py; a
+checker that gives none is judged by the sides alone). Rounding in floating
+point is relative: a product is accurate relative to itself, a sum relative
+to its terms. So a statement about 1e-38 or 1e30 is decided relative to those
+numbers (`0 < minNormalF32` holds, its negation fails), while terms ~1 that
+cancel to ~1e-16 still pass `= 0`. atol is only a floor: rtol times the
+dtype's smallest normal number, below which the dtype has no relative
+precision left (2.2e-318 in float64); it never decides a statement about a
+representable number.
+
+The relation. `=` holds within `allowed`; `a ≤ b` holds when a - b <= allowed,
+so a tie within the tolerance holds it; `a < b` holds only when b - a >
+allowed: a tie, exact (the same value on both sides, exact ℕ arithmetic) or
+within the rounding, is evidence against it, since the computation cannot
+tell it from equality. `≥` and `>` are the mirror images. One exception
+(evaluation.py): a tie of a strict inequality in a trial where a product,
+quotient, power or exponential of non-zero values underflowed (came out below
+the smallest normal number) is undecided, not false: `0 < Real.exp (-x)` at
+x = 800 is 0 < 0 in float64. Such trials are left out of the evidence, like
+vacuous ones, and a pass says how many there were.
+
+What the rule cannot decide. A difference below rtol × the scale: `(1e30 : ℝ)
++ 1 = 1e30` passes although it is false in ℝ (the 1 is lost to rounding, 1e-30
+relative), and `(1e30 : ℝ) < 1e30 + 1` ties and fails although it is true.
+
+The rows. float64's rtol 1e-10 is ample headroom over the rounding of the
+sums and products the statements contain (unit roundoff 1.1e-16 per
+operation) and nothing more. A low-precision mode (float32, bfloat16)
+compares each side in the dtype against the other side's float64 reference;
+its rtol allows for the rounding of that dtype (unit roundoff 6e-8 for
+float32, 3.9e-3 for bfloat16) accumulated over sums of many terms, relative to
+the largest term. Over 40 seeds x 4 dims draws x 64 trials of
+`Proofs.sum_fin_prod` and `Proofs.vit_rowDenseW_grad_bridge`, registered and
+derived, the largest |a - r| / max(|a|, |r|, scale) seen was 4.7e-7 in float32
+and 1.4e-2 in bfloat16; rtol 1e-4 and 1e-1 leave room for sums a few hundred
+times longer than those (the error of a sum of n terms grows like sqrt(n) to
+n unit roundoffs).
 """
 
 from __future__ import annotations
@@ -27,6 +56,7 @@ import numpy as np
 from checkers.core import ToleranceOverride
 
 DTYPES = ("float64", "float32", "bfloat16")
+RELATIONS = ("=", "≤", "<", "≥", ">")
 
 
 @dataclass(frozen=True)
@@ -35,10 +65,14 @@ class Tolerance:
     rtol: float
 
 
+# the smallest normal number of each dtype: below it a dtype has no relative precision
+TINY: Mapping[str, float] = {"float64": 2.2250738585072014e-308, "float32": 1.1754943508222875e-38}
+TINY = {**TINY, "bfloat16": TINY["float32"]}  # bfloat16 has float32's exponent range
+
+_RTOL = {"float64": 1e-10, "float32": 1e-4, "bfloat16": 1e-1}
+
 TOLERANCES: Mapping[str, Tolerance] = {
-    "float64": Tolerance(atol=1e-12, rtol=1e-10),
-    "float32": Tolerance(atol=1e-5, rtol=1e-4),
-    "bfloat16": Tolerance(atol=5e-2, rtol=1e-1),
+    d: Tolerance(atol=_RTOL[d] * TINY[d], rtol=_RTOL[d]) for d in DTYPES
 }
 
 
@@ -122,22 +156,76 @@ def tolerance_for(dtype: str, override: ToleranceOverride | None = None) -> Tole
 
 @dataclass(frozen=True)
 class Comparison:
-    """Elementwise comparison of computed values against references (same shapes)."""
+    """Elementwise comparison of `lhs R rhs` (same shapes).
+
+    `abs_err` is |lhs - rhs| for `=` and the amount by which an inequality is
+    violated (0 where it holds or ties); `rel_err` is that over |rhs| where rhs is
+    non-zero, else 0; `ratio` ranks the entries (> 1 outside the relation; for a
+    strict relation a tie ranks 2); `tied` marks the entries of an inequality
+    whose sides agree within the tolerance (never set for `=`).
+    """
 
     abs_err: np.ndarray
-    rel_err: np.ndarray  # |a - r| / |r| where r != 0, else 0
-    ratio: np.ndarray  # abs_err / (atol + rtol |r|); > 1 means outside tolerance
+    rel_err: np.ndarray
+    ratio: np.ndarray
     ok: np.ndarray
+    tied: np.ndarray
+    allowed: np.ndarray
 
 
-def compare(actual: np.ndarray, reference: np.ndarray, tol: Tolerance) -> Comparison:
-    actual = np.asarray(actual, dtype=np.float64)
-    reference = np.asarray(reference, dtype=np.float64)
-    abs_err = np.abs(actual - reference)
-    mag = np.abs(reference)
-    allowed = tol.atol + tol.rtol * mag
-    with np.errstate(divide="ignore", invalid="ignore"):
+def allowed_error(
+    lhs: np.ndarray, rhs: np.ndarray, tol: Tolerance, scale: np.ndarray | float | None = None
+) -> np.ndarray:
+    """atol + rtol * max(|lhs|, |rhs|, scale), elementwise (non-finite magnitudes left out)."""
+    mag = np.maximum(np.abs(lhs), np.abs(rhs))
+    if scale is not None:
+        mag = np.maximum(mag, np.abs(np.asarray(scale, dtype=np.float64)))
+    mag = np.where(np.isfinite(mag), mag, 0.0)
+    return tol.atol + tol.rtol * mag
+
+
+def compare(
+    actual: np.ndarray,
+    reference: np.ndarray,
+    tol: Tolerance,
+    *,
+    relation: str = "=",
+    scale: np.ndarray | float | None = None,
+) -> Comparison:
+    """Whether `actual relation reference` holds within `tol`, elementwise.
+
+    `scale` (broadcast against the values: a scalar, or one per trial with
+    trailing axes of size 1) is the magnitude of the terms the values were
+    computed from; the tolerance is `allowed_error`.
+    """
+    if relation not in RELATIONS:
+        raise ValueError(f"relation must be one of {', '.join(RELATIONS)}, got {relation!r}")
+    lhs = np.asarray(actual, dtype=np.float64)
+    rhs = np.asarray(reference, dtype=np.float64)
+    if relation in ("≥", ">"):
+        low, high = rhs, lhs
+    else:
+        low, high = lhs, rhs
+    allowed = allowed_error(lhs, rhs, tol, scale)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        diff = low - high  # an inequality low ≤ high (or <) is violated by diff > 0
+        gap = np.abs(diff)
+        if relation == "=":
+            abs_err = gap
+            ok = gap <= allowed
+            tied = np.zeros(gap.shape, dtype=bool)
+            excess = gap
+        else:
+            abs_err = np.maximum(diff, 0.0)
+            tied = gap <= allowed
+            if relation in ("<", ">"):
+                ok = diff < -allowed
+                excess = diff + 2.0 * allowed  # a tie ranks 2 (twice the tolerance)
+            else:
+                ok = diff <= allowed
+                excess = diff
+        safe = np.where(allowed > 0, allowed, 1.0)
+        ratio = np.where(allowed > 0, np.maximum(excess, 0.0) / safe, np.where(ok, 0.0, np.inf))
+        mag = np.abs(rhs)
         rel = np.where(mag > 0, abs_err / np.where(mag > 0, mag, 1.0), 0.0)
-        ratio = np.where(allowed > 0, abs_err / np.where(allowed > 0, allowed, 1.0), np.inf)
-    ratio = np.where(abs_err == 0, 0.0, ratio)
-    return Comparison(abs_err=abs_err, rel_err=rel, ratio=ratio, ok=abs_err <= allowed)
+    return Comparison(abs_err=abs_err, rel_err=rel, ratio=ratio, ok=ok, tied=tied, allowed=allowed)

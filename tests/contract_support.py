@@ -19,5 +19,6 @@ CONTRACT_RESULT_KEYS = frozenset(
         "rtol",
         "duration_s",
         "device",
+        "vacuous_trials",
     }
 )

@@ -45,6 +45,8 @@ def error_payload(name: str, params: CheckParams, exc: BaseException) -> dict[st
         "device": "cpu",
         "worst_index": None,
         "trial": None,
+        "vacuous_trials": 0,
+        "tied_trials": 0,
         "draws": [],
         "assumptions": [],
         "dependencies": [],
@@ -93,6 +95,8 @@ def record_result(
         "device": payload.get("device") or "cpu",
         "worst_index": payload.get("worst_index"),
         "trial": payload.get("trial"),
+        "vacuous_trials": int(payload.get("vacuous_trials") or 0),
+        "tied_trials": int(payload.get("tied_trials") or 0),
         "assumptions": list(payload.get("assumptions") or []),
         "created_at": models.utcnow(),
     }

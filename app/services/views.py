@@ -72,6 +72,8 @@ def result_out(
         device=result.device,
         worst_index=result.worst_index,
         trial=result.trial,
+        vacuous_trials=result.vacuous_trials,
+        tied_trials=result.tied_trials,
         assumptions=result.assumptions,
         created_at=result.created_at,
         counterexample=ce,

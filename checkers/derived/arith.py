@@ -15,6 +15,7 @@ from jax import lax
 
 from checkers.derived.coercion import Ctx, coerce, join_kind, settle
 from checkers.derived.errors import EvalError, UntypedNumeral
+from checkers.derived.measure import note_operands, note_result
 from checkers.derived.numerals import Numeral
 from checkers.derived.total import (
     int_ediv,
@@ -94,6 +95,10 @@ def _arrays(op: str, a: Arr, b: Arr, ctx: Ctx, kind: str, bound: Sz | None) -> A
     y = expand(b, axes, ndom, dt)
     if kind == "real":
         data = _real_op(op, x, y)
+        if op in ("+", "-"):
+            note_operands(ctx, x, y)
+        else:
+            note_result(ctx, (x, y), data)
     elif kind == "nat":
         data = _nat_op(op, x, y)
     elif kind == "int":
@@ -165,7 +170,9 @@ def power(base: Arr, exp: Arr, ctx: Ctx) -> Arr:
             y = expand(exp, axes, ndom, ctx.dtype)
             data = expand(b, axes, ndom, ctx.dtype, logs=True) * y
             return Arr(data, "real", axes, b.dom or exp.dom, log=True)
-        data = real_rpow(expand(b, axes, ndom, ctx.dtype), expand(exp, axes, ndom, ctx.dtype))
+        x = expand(b, axes, ndom, ctx.dtype)
+        data = real_rpow(x, expand(exp, axes, ndom, ctx.dtype))
+        note_result(ctx, (x,), data)
         return Arr(data, "real", axes, b.dom or exp.dom)
     e = settle(exp)
     if e.kind not in ("nat", "fin"):
@@ -184,7 +191,10 @@ def power(base: Arr, exp: Arr, ctx: Ctx) -> Arr:
             n = base.bound.n if base.bound else 0
             d = as_array(base) ** k
             return base.with_(data=d % n if n else d, iota=None)
-        return base.with_(data=lax.integer_pow(as_array(base), k), iota=None)
+        data = lax.integer_pow(as_array(base), k)
+        if base.kind == "real":
+            note_result(ctx, (as_array(base),), data)
+        return base.with_(data=data, iota=None)
     if isinstance(base.data, Numeral):
         raise UntypedNumeral(f"the power {base.data} ^ (a variable) of a type not fixed here")
     kind = base.kind
@@ -197,6 +207,7 @@ def power(base: Arr, exp: Arr, ctx: Ctx) -> Arr:
         # x ^ 0 = 1; guarded so that the derivative 0 * x ^ -1 never arises at x = 0
         z = y == 0
         data = jnp.where(z, 1.0, jnp.power(x, jnp.where(z, 1, y).astype(x.dtype)))
+        note_result(ctx, (x,), data)
     else:
         data = jnp.power(x, y)
         if kind == "fin" and b.bound is not None and b.bound.n:

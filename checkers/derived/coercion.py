@@ -9,7 +9,7 @@ that nothing will ever type Lean's default: ℕ.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import jax.numpy as jnp
@@ -26,6 +26,8 @@ RANK = {"num": 0, "fin": 1, "nat": 2, "int": 3, "real": 4}
 class Ctx:
     dtype: Any = jnp.float64
     int_dtype: Any = jnp.int64
+    # collects the trial's scale and underflows for the comparison (measure.py)
+    meter: Any = field(default=None, compare=False)
 
 
 def join_kind(a: Arr, b: Arr) -> tuple[str, Sz | None]:

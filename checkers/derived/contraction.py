@@ -22,6 +22,7 @@ import jax.numpy as jnp
 
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.host import Env, Host
+from checkers.derived.measure import note_terms
 from checkers.derived.values import Arr, Axis, Sz, as_array, iota
 from theorem_index.lean import syntax as S
 
@@ -66,5 +67,7 @@ def try_product_sum(ev: Host, name: str, sz: Sz, body: S.Term, env: Env) -> Arr 
     out = tuple(a for a in order if a is not ax)
     spec = ",".join("".join(letter[a] for a in v.axes) for v in values)
     spec += "->" + "".join(letter[a] for a in out)
-    data = jnp.einsum(spec, *(as_array(v, ev.ctx.dtype) for v in values))
+    arrays = [as_array(v, ev.ctx.dtype) for v in values]
+    note_terms(ev.ctx, *arrays)
+    data = jnp.einsum(spec, *arrays)
     return Arr(data, "real", axes=out)

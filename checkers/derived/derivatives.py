@@ -24,6 +24,7 @@ import jax.numpy as jnp
 from checkers.derived.coercion import coerce
 from checkers.derived.contraction import factors
 from checkers.derived.errors import EvalError
+from checkers.derived.measure import paused
 from checkers.derived.types import TFin, TReal, const_name, head_and_args
 from checkers.derived.values import (
     Arr,
@@ -85,7 +86,8 @@ def _as_fn(ev: Host, f: Any, x: Arr) -> tuple[Callable[[Any], Any], dict[str, Ar
     box: dict[str, Arr] = {}
 
     def fn(xd: Any) -> Any:
-        out = ev.apply(f, [x.with_(data=xd, iota=None)])
+        with paused(ev.ctx):  # the values here belong to the transformation's trace
+            out = ev.apply(f, [x.with_(data=xd, iota=None)])
         if not isinstance(out, Arr):
             raise EvalError("differentiating a function whose values are not arrays")
         out = coerce(out, "real", ev.ctx)

@@ -1,19 +1,22 @@
 """`derive(name, env)`: a checker built from a theorem's statement alone.
 
-The statement `A = B` under its binders becomes a pure JAX function of one
-trial's inputs returning (A, B); `≤`/`≥` (and `<`/`>`, checked non-strictly)
-return (max(A - B, 0), 0). Leading `∀ x,` and `P →` are binders too, and an
-equation between functions `f = fun (x : T) => e` is checked pointwise at a
-sampled x : T. Anything the evaluator cannot give Lean's meaning to makes the
-theorem `Unsupported`, with the reason and the constants that lack semantics;
-`derive` finds that out by tracing the checker once, abstractly, at small
-dimensions (no compilation). Any other exception during that trace is the
-machinery breaking, not a lack of semantics: a `DerivationError`, which a
-check reports as 'error' with the exception.
+The statement `A R B` under its binders becomes a pure JAX function of one
+trial's inputs returning (A, B); the relation R (`=`, `≤`, `<`, `≥`, `>`) is
+the checker's `relation`, which the harness compares by (checkers/tolerance.py).
+`build_measured` also returns the trial's scale and underflow (measure.py),
+which the comparison needs to decide at the magnitude of the values. Leading
+`∀ x,` and `P →` are binders too, and an equation between functions
+`f = fun (x : T) => e` is checked pointwise at a sampled x : T. Anything the
+evaluator cannot give Lean's meaning to makes the theorem `Unsupported`, with
+the reason and the constants that lack semantics; `derive` finds that out by
+tracing the checker once, abstractly, at small dimensions (no compilation).
+Any other exception during that trace is the machinery breaking, not a lack of
+semantics: a `DerivationError`, which a check reports as 'error' with the
+exception.
 
 Hypotheses that are evaluated per trial (premises.py) make a trial where they
-fail hold vacuously (compared as 0 = 0); `build_premise` tells the harness
-which trials those are, and `derive` refuses a statement whose hypotheses
+fail hold vacuously; `build_premise` tells the harness which trials those
+are (it leaves them out of the comparison), and `derive` refuses a statement whose hypotheses
 hold in none of the trials the harness would sample at seed 0.
 """
 
@@ -35,6 +38,7 @@ from checkers.derived.bound_values import to_bound
 from checkers.derived.coercion import Ctx, coerce, settle
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.evaluate import Evaluator
+from checkers.derived.measure import Meter, paused
 from checkers.derived.premises import per_trial, premise_fn, probe_or_refuse
 from checkers.derived.semantics import Semantics
 from checkers.derived.types import TFin, fin_domains, kind_of, value_type
@@ -93,7 +97,7 @@ def _peel(statement: S.Term) -> tuple[tuple[S.Binder, ...], S.Term]:
 @dataclass
 class DerivedChecker:
     name: str
-    relation: S.BinOp
+    statement: S.BinOp  # `A R B`, after the binders are peeled
     plan: Plan
     semantics: Semantics
     dependencies: tuple[str, ...]
@@ -111,14 +115,17 @@ class DerivedChecker:
         return tuple(self.plan.dims)
 
     @property
+    def relation(self) -> str:
+        """How the harness compares the two sides: '=', '≤', '<', '≥' or '>'."""
+        return self.statement.op
+
+    @property
     def fixed_dims(self) -> Mapping[str, int]:
         return dict(self.plan.fixed_dims)
 
     @property
     def assumptions(self) -> tuple[str, ...]:
         extra: tuple[str, ...] = ()
-        if self.relation.op in ("<", ">"):
-            extra = ("strict inequality checked as non-strict",)
         if self.premise_notes:
             extra += self.premise_notes
         else:
@@ -205,7 +212,7 @@ class DerivedChecker:
         return env
 
     def _sides(self, ev: Evaluator, env: Mapping[str, Any]) -> tuple[Arr, Arr]:
-        rel = self.relation
+        rel = self.statement
         if isinstance(rel.lhs, S.Lam) != isinstance(rel.rhs, S.Lam):
             # `f x = fun j => ..`: the other side gives the lambda its type
             first, second = (rel.rhs, rel.lhs) if isinstance(rel.lhs, S.Lam) else (rel.lhs, rel.rhs)
@@ -231,7 +238,8 @@ class DerivedChecker:
         rhs = coerce(settle(rhs), "real", ev.ctx)
         for h in self.plan.hyps:
             if h.how in ("mask", "dims", "constraint"):
-                ok = ev.eval(h.prop, env)
+                with paused(ev.ctx):  # the hypotheses are not part of the comparison
+                    ok = ev.eval(h.prop, env)
                 if not (isinstance(ok, Arr) and ok.kind == "bool"):
                     raise NotSupported(f"the hypothesis {h.text} is not decidable here")
                 zero = Arr(jnp.zeros((), ev.ctx.dtype), "real")
@@ -239,22 +247,31 @@ class DerivedChecker:
                 rhs = select(ok, rhs, zero, ev.ctx)
         return lhs, rhs
 
-    def build(self, dims: Mapping[str, int], dtype: Any) -> Callable[[dict[str, Any]], Any]:
+    def build_measured(
+        self, dims: Mapping[str, int], dtype: Any
+    ) -> Callable[[dict[str, Any]], Any]:
+        """One trial's (lhs, rhs, {"scale": .., "underflow": ..}) (measure.py)."""
         dims = {k: int(v) for k, v in dims.items()}
         dt = jnp.dtype(dtype)
         self._types(dims)
-        op = self.relation.op
 
-        def fn(inputs: dict[str, Any]) -> tuple[Any, Any]:
-            ev = Evaluator(self.semantics, Ctx(dtype=dt, int_dtype=jnp.int64))
+        def fn(inputs: dict[str, Any]) -> tuple[Any, Any, dict[str, Any]]:
+            meter = Meter()
+            ev = Evaluator(self.semantics, Ctx(dtype=dt, int_dtype=jnp.int64, meter=meter))
             lhs, rhs = self._sides(ev, self._inputs_env(dims, inputs, dt))
             shape = jnp.broadcast_shapes(lhs.shape, rhs.shape)
             a = jnp.broadcast_to(as_array(lhs, dt), shape)
             b = jnp.broadcast_to(as_array(rhs, dt), shape)
-            if op in ("≤", "<"):
-                return jnp.maximum(a - b, 0), jnp.zeros_like(a)
-            if op in ("≥", ">"):
-                return jnp.maximum(b - a, 0), jnp.zeros_like(a)
+            return a, b, {"scale": meter.scale(), "underflow": meter.underflow()}
+
+        return fn
+
+    def build(self, dims: Mapping[str, int], dtype: Any) -> Callable[[dict[str, Any]], Any]:
+        """One trial's (lhs, rhs): the two sides of the relation."""
+        measured = self.build_measured(dims, dtype)
+
+        def fn(inputs: dict[str, Any]) -> tuple[Any, Any]:
+            a, b, _ = measured(inputs)
             return a, b
 
         return fn
@@ -426,7 +443,7 @@ def _derive_plan(
     deps = sem.dependencies([core, *extra])
     checker = DerivedChecker(
         name=name,
-        relation=core,
+        statement=core,
         plan=plan,
         semantics=sem,
         dependencies=deps,

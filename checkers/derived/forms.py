@@ -17,6 +17,7 @@ import jax.numpy as jnp
 from checkers.derived import arith as A
 from checkers.derived.coercion import coerce
 from checkers.derived.errors import EvalError, NotSupported, UntypedNumeral
+from checkers.derived.measure import note_operands
 from checkers.derived.types import TFin, TFun, TNat, TProd, Ty, kind_of
 from checkers.derived.values import (
     Arr,
@@ -246,6 +247,8 @@ class Forms:
         body = self._arr(self.eval(t.body, {**env, name: v}, expected), t.op)
         if body.kind == "bool":
             raise EvalError(f"{t.op} of propositions")
+        if t.op == "∑" and body.kind == "real":
+            note_operands(self.ctx, as_array(body))
         r = drop_axis_by_sum(body, ax, prod=t.op == "∏")
         if r.kind == "fin" and r.bound is not None and r.bound.n:
             r = r.with_(data=jnp.mod(as_array(r), r.bound.n))
@@ -265,6 +268,8 @@ class Forms:
         if t.op not in ("∑", "∏") or body.kind == "bool":
             raise NotSupported(f"the big operator {t.op} of a {body.describe()}")
         prod = t.op == "∏"
+        if not prod and body.kind == "real":
+            note_operands(self.ctx, as_array(body))
         r = drop_axis_by_sum(drop_axis_by_sum(body, a1, prod=prod), a2, prod=prod)
         if r.kind == "fin" and r.bound is not None and r.bound.n:
             r = r.with_(data=jnp.mod(as_array(r), r.bound.n))

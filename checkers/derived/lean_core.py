@@ -17,6 +17,7 @@ from checkers.derived import arith as A
 from checkers.derived import total as T
 from checkers.derived.coercion import coerce, nat_constant
 from checkers.derived.errors import EvalError
+from checkers.derived.measure import note_operands, note_result
 from checkers.derived.types import TFin, TProd
 from checkers.derived.values import (
     Arr,
@@ -34,10 +35,19 @@ if TYPE_CHECKING:
     from checkers.derived.evaluate import Evaluator
 
 
-def _real1(name: str, f: Callable[[Any], Any]) -> Builtin:
+def _real1(name: str, f: Callable[[Any], Any], measure: str = "") -> Builtin:
+    """A real function of one real. `measure`: 'periodic' (its argument is reduced
+    modulo a period, an addition whose error scales with |x|) or 'positive' (never
+    zero in ℝ: a zero or subnormal result is an underflow)."""
+
     def fn(ev: Evaluator, args: tuple[Any, ...]) -> Any:
         x = coerce(ev._arr(args[0], name), "real", ev.ctx)
-        return x.with_(data=f(as_array(x)), iota=None)
+        data = f(as_array(x))
+        if measure == "periodic":
+            note_operands(ev.ctx, as_array(x))
+        elif measure == "positive":
+            note_result(ev.ctx, (), data)
+        return x.with_(data=data, iota=None)
 
     return Builtin(name, 1, fn, ("real",), implicit=0)
 
@@ -45,7 +55,9 @@ def _real1(name: str, f: Callable[[Any], Any]) -> Builtin:
 def _exp(ev: Evaluator, args: tuple[Any, ...]) -> Any:
     """`Real.exp x`, held as x in log space (values.py): it never overflows there."""
     x = coerce(ev._arr(args[0], "Real.exp"), "real", ev.ctx)
-    return x.with_(data=as_array(x, ev.ctx.dtype), iota=None, log=True)
+    data = as_array(x, ev.ctx.dtype)
+    note_result(ev.ctx, (), jnp.exp(data))  # e^x is never 0 in ℝ: 0 here is an underflow
+    return x.with_(data=data, iota=None, log=True)
 
 
 def _log(ev: Evaluator, args: tuple[Any, ...]) -> Any:
@@ -278,8 +290,8 @@ CORE: tuple[Builtin, ...] = (
     Builtin("Real.log", 1, _log, ("real",), implicit=0),
     Builtin("Real.sqrt", 1, _sqrt, ("real",), implicit=0),
     _real1("Real.tanh", jnp.tanh),
-    _real1("Real.cos", jnp.cos),
-    _real1("Real.sin", jnp.sin),
+    _real1("Real.cos", jnp.cos, "periodic"),
+    _real1("Real.sin", jnp.sin, "periodic"),
     _real1("Real.cosh", jnp.cosh),
     _real1("Real.sinh", jnp.sinh),
     _real1("Real.arctan", jnp.arctan),

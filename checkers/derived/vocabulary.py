@@ -19,6 +19,7 @@ import numpy as np
 from checkers.derived import total as T
 from checkers.derived.coercion import coerce, nat_constant
 from checkers.derived.errors import EvalError
+from checkers.derived.measure import note_operands, note_terms
 from checkers.derived.values import Arr, Builtin, Sz, as_array, xp_of
 from checkers.derived.vectorise import call_vectorised
 
@@ -51,7 +52,14 @@ def _vec(
             else:
                 conv.append(coerce(ev._arr(a, name), "nat", ev.ctx))
         d = dom(*conv) if dom is not None else None
-        return call_vectorised(raw, conv, kind=kind, dom=d)
+        out = call_vectorised(raw, conv, kind=kind, dom=d)
+        # the definitions sum internally (products, means, normalisations): their
+        # terms are bounded by the product of the real arguments' magnitudes
+        reals = [as_array(a) for s, a in zip(specs, conv, strict=True) if s == "r"]
+        note_operands(ev.ctx, *reals)
+        if len(reals) > 1:
+            note_terms(ev.ctx, *reals)
+        return out
 
     types = tuple({"d": "nat", "r": "real", "i": "fin"}[s] for s in specs)
     return Builtin(name, len(specs), fn, types)

@@ -37,10 +37,11 @@ def sum_fin_prod(dims: Mapping[str, int], dtype: Any) -> Evaluation:
     k = np.arange(n)[None, :]
     flat = lean.fin_prod_fin_equiv(r, k, n)  # (m, n) table of finProdFinEquiv (r, k)
 
-    def sides(x: dict[str, Any]) -> tuple[Any, Any]:
+    def sides(x: dict[str, Any]) -> tuple[Any, ...]:
         f = x["f"]
         lhs = jnp.sum(f)
         rhs = jnp.sum(jnp.sum(f[flat], axis=1))
-        return lhs, rhs
+        # both sides add up the entries of f: their rounding scales with the largest
+        return lhs, rhs, {"scale": jnp.max(jnp.abs(f), initial=0.0)}
 
     return sides

@@ -104,8 +104,13 @@ def _locate_dense(dims: Mapping[str, int], inputs: Mapping[str, Any]) -> str | N
     locate=_locate_dense,
 )
 def vit_rowDenseW_grad_bridge(dims: Mapping[str, int], dtype: Any) -> Evaluation:
-    def sides(x: dict[str, Any]) -> tuple[Any, Any]:
-        return _dense_sides(dims, x)
+    N, c = dims["N"], dims["c"]
+
+    def sides(x: dict[str, Any]) -> tuple[Any, ...]:
+        lhs, rhs = _dense_sides(dims, x)
+        # both sides are ∑ r, X r i * dy (r, j): their rounding scales with the largest term
+        terms = x["X"][:, x["i"]] * lean.mat_unflatten(x["dy"], N, c)[:, x["j"]]
+        return lhs, rhs, {"scale": jnp.max(jnp.abs(terms), initial=0.0)}
 
     return sides
 

@@ -15,6 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app import crud, models
+from app.services import views
 from app.services.checks import (
     CheckParams,
     SelectionError,
@@ -93,6 +94,38 @@ def test_store_counterexample_when_check_fails(session: Session) -> None:
     assert (ce.result_id, ce.dims, ce.seed, ce.trial) == (result.id, {"n": 2}, 7, 3)
     assert (ce.inputs, ce.lhs, ce.rhs) == ({"f": [1.0, -2.0]}, [0.5], [1.5])
     assert (ce.shrunk, ce.note) == (True, "n shrunk from 5 to 2")
+
+
+def test_store_vacuous_and_tied_trial_counts(session: Session) -> None:
+    _ingest(session, theorem("Proofs.t1"))
+
+    def weak(name: str, kw: Mapping[str, Any]) -> Any:
+        return CheckResult(
+            name=name,
+            status="pass",
+            checker="derived",
+            reason="64 trials ...; weak: 40 of 64 trials vacuous (a hypothesis failed)",
+            trials=kw["trials"],
+            seed=kw["seed"],
+            dtype=kw["dtype"],
+            atol=1e-10 * 2.2250738585072014e-308,  # the float64 floor is subnormal
+            rtol=1e-10,
+            vacuous_trials=40,
+            tied_trials=7,
+        )
+
+    outcome = run_checks(
+        session, params=CheckParams(), backend=ScriptedBackend({"Proofs.t1": weak})
+    )
+
+    assert (outcome.results[0]["vacuous_trials"], outcome.results[0]["tied_trials"]) == (40, 7)
+    session.expire_all()
+    result = session.scalars(select(models.Result)).one()
+    assert (result.vacuous_trials, result.tied_trials) == (40, 7)
+    assert result.atol == 1e-10 * 2.2250738585072014e-308
+    out = views.result_out(result, revision=1, counterexample=None)
+    assert (out.vacuous_trials, out.tied_trials) == (40, 7)
+    assert out.model_dump(mode="json")["vacuous_trials"] == 40
 
 
 def test_store_nan_error_as_null(session: Session) -> None:

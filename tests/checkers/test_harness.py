@@ -13,6 +13,7 @@ from contract_support import CONTRACT_RESULT_KEYS
 from checkers import CheckResult, Counterexample, Environment, Registry, check, repro, run_checker
 from checkers.core import DimConstraint, InputSpec, Unsupported
 from checkers.registry import fin, real
+from checkers.tolerance import TOLERANCES
 from theorem_index.model import Declaration
 
 
@@ -107,7 +108,12 @@ def test_pass_seed_checker_float64(seeds, name):
     result = check(name, seeds, trials=64, seed=0)
     assert result.status == "pass", result.reason
     assert (result.checker, result.trials, result.dtype) == ("registered", 64, "float64")
-    assert (result.atol, result.rtol) == (1e-12, 1e-10)
+    tol = TOLERANCES["float64"]
+    assert (
+        (result.atol, result.rtol)
+        == (tol.atol, tol.rtol)
+        == (1e-10 * 2.2250738585072014e-308, 1e-10)
+    )
     assert len(result.draws) == 4
     assert len({tuple(sorted(d.items())) for d in result.draws}) == 4
     assert result.dims in result.draws
@@ -115,7 +121,10 @@ def test_pass_seed_checker_float64(seeds, name):
     assert result.max_rel_err is not None and result.max_rel_err <= 1e-12
     assert result.device in ("cpu", "gpu")
     assert [d["trials"] for d in result.stats["per_draw"]] == [64] * 4
-    assert result.reason == "64 trials at each of 4 dims draws agree within atol=1e-12, rtol=1e-10"
+    assert result.reason == (
+        "64 trials at each of 4 dims draws agree within atol=2.22507e-318, rtol=1e-10"
+    )
+    assert (result.vacuous_trials, result.tied_trials) == (0, 0)
 
 
 @pytest.mark.parametrize("name", SEED_CHECKERS)
@@ -124,7 +133,10 @@ def test_pass_seed_checker_low_precision(seeds, name, dtype):
     result = check(name, seeds, trials=64, seed=3, dtype=dtype)
     assert result.status == "pass", result.reason
     assert result.dtype == dtype
-    assert result.atol == {"float32": 1e-5, "bfloat16": 5e-2}[dtype]
+    assert (result.atol, result.rtol) == {
+        "float32": (1e-4 * 1.1754943508222875e-38, 1e-4),
+        "bfloat16": (1e-1 * 1.1754943508222875e-38, 1e-1),
+    }[dtype]
 
 
 def test_measure_low_precision_error(seeds):
@@ -436,3 +448,48 @@ def test_pin_only_the_dimensions_a_checker_has(faulty):
 
     assert pinned.status == "pass", pinned.reason
     assert pinned.draws == alone.draws == [{"n": 3}]
+
+
+# --- measures a registered checker may return ------------------------------------
+
+
+@pytest.fixture(scope="module")
+def measured() -> Environment:
+    registry = Registry()
+
+    # Σ x - Σ x in another order: ~1e-16 where the terms are ~1, not 0
+    def cancelling(scale):
+        def build(dims, dtype):
+            def sides(v):
+                x = v["x"]
+                diff = jnp.sum(x) - jnp.sum(x[::-1] * 1.0000000000000002)
+                if scale:
+                    return diff, jnp.zeros((), x.dtype), {"scale": jnp.max(jnp.abs(x))}
+                return diff, jnp.zeros((), x.dtype)
+
+            return sides
+
+        return build
+
+    registry.register("Test.cancel_scaled", dims=("n",), inputs={"x": real("n")})(cancelling(True))
+    registry.register("Test.cancel_bare", dims=("n",), inputs={"x": real("n")})(cancelling(False))
+
+    @registry.register("Test.bad_measures", dims=("n",), inputs={"x": real("n")})
+    def bad_measures(dims, dtype):
+        return lambda v: (jnp.sum(v["x"]), jnp.sum(v["x"]), 1.0)
+
+    return _env(registry)
+
+
+def test_registered_checker_scale_allows_rounding_of_its_terms(measured):
+    scaled = check("Test.cancel_scaled", measured, dims={"n": 8}, draws=1)
+    assert scaled.status == "pass", scaled.reason
+    assert scaled.max_abs_err is not None and scaled.max_abs_err > 0  # rounding is there
+    # without the measure the sides alone are the scale: ~1e-16 against 0 is decided
+    assert check("Test.cancel_bare", measured, dims={"n": 8}, draws=1).status == "fail"
+
+
+def test_error_when_measures_are_not_a_mapping(measured):
+    result = check("Test.bad_measures", measured, dims={"n": 2}, draws=1)
+    assert result.status == "error"
+    assert "must return (lhs, rhs) or (lhs, rhs, measures)" in result.reason

@@ -257,6 +257,8 @@ class Result(Base):
     vacuous_trials: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # trials of an inequality whose sides agree within the tolerance
     tied_trials: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # trials drawn again at scale 1 because float64 overflowed at their stress scale
+    rescaled_trials: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     assumptions: Mapped[list[Any]]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 

@@ -109,6 +109,9 @@ class ResultOut(BaseModel):
         description="trials of an inequality whose sides agree within the tolerance "
         "(a tie fails < and >, and holds ≤ and ≥)",
     )
+    rescaled_trials: int = Field(
+        0, description="trials drawn again at scale 1 (float64 overflowed at their stress scale)"
+    )
     assumptions: list[str]
     created_at: datetime
     counterexample: CounterexampleOut | None = None

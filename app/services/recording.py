@@ -47,6 +47,7 @@ def error_payload(name: str, params: CheckParams, exc: BaseException) -> dict[st
         "trial": None,
         "vacuous_trials": 0,
         "tied_trials": 0,
+        "rescaled_trials": 0,
         "draws": [],
         "assumptions": [],
         "dependencies": [],
@@ -97,6 +98,7 @@ def record_result(
         "trial": payload.get("trial"),
         "vacuous_trials": int(payload.get("vacuous_trials") or 0),
         "tied_trials": int(payload.get("tied_trials") or 0),
+        "rescaled_trials": int(payload.get("rescaled_trials") or 0),
         "assumptions": list(payload.get("assumptions") or []),
         "created_at": models.utcnow(),
     }

@@ -74,6 +74,7 @@ def result_out(
         trial=result.trial,
         vacuous_trials=result.vacuous_trials,
         tied_trials=result.tied_trials,
+        rescaled_trials=result.rescaled_trials,
         assumptions=result.assumptions,
         created_at=result.created_at,
         counterexample=ce,

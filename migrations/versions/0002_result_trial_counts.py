@@ -1,5 +1,6 @@
-"""Results count their vacuous trials (a hypothesis failed) and tied trials (an
-inequality's sides agree within the tolerance).
+"""Results count their vacuous trials (a hypothesis failed), tied trials (an
+inequality's sides agree within the tolerance) and rescaled trials (drawn again at
+scale 1 because float64 overflowed at their stress scale).
 
 Revision ID: 0002_trial_counts
 Revises: 0001
@@ -23,9 +24,13 @@ def upgrade() -> None:
             sa.Column("vacuous_trials", sa.Integer(), server_default="0", nullable=False)
         )
         batch.add_column(sa.Column("tied_trials", sa.Integer(), server_default="0", nullable=False))
+        batch.add_column(
+            sa.Column("rescaled_trials", sa.Integer(), server_default="0", nullable=False)
+        )
 
 
 def downgrade() -> None:
     with op.batch_alter_table("results") as batch:
+        batch.drop_column("rescaled_trials")
         batch.drop_column("tied_trials")
         batch.drop_column("vacuous_trials")

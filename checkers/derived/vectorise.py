@@ -15,7 +15,7 @@ import jax
 import jax.numpy as jnp
 
 from checkers.derived.coercion import Ctx, coerce
-from checkers.derived.errors import EvalError
+from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.values import Arr, Axis, Sz, as_array, host_or_array, union_axes, xp_of
 
 
@@ -26,6 +26,24 @@ def _transpose_axes(x: Arr, order: Sequence[Axis], logs: bool = False) -> Any:
     if perm != list(range(k)):
         d = xp_of(d).transpose(d, perm + list(range(k, d.ndim)))
     return d
+
+
+# The most entries one evaluated value may have in one trial (2^27: 1 GiB of float64). A
+# statement whose evaluation would build a larger array (an index over one bound
+# variable applied to a function of another, e.g. at 100,352 x 100,352) is beyond this
+# evaluator, which says so rather than exhaust the machine's memory.
+MAX_ENTRIES = 2**27
+
+
+def guard_entries(sizes: Sequence[int], what: str) -> None:
+    total = 1
+    for n in sizes:
+        total *= int(n)
+    if total > MAX_ENTRIES:
+        raise NotSupported(
+            f"{what} would hold {total:.3g} entries per trial, more than the evaluator's "
+            f"limit of {MAX_ENTRIES:.3g}"
+        )
 
 
 def index(f: Arr, i: Arr, ctx: Ctx) -> Arr:
@@ -52,6 +70,10 @@ def index(f: Arr, i: Arr, ctx: Ctx) -> Arr:
     fd = _transpose_axes(f, common + only_f, logs=True)
     idx = _transpose_axes(i, common + only_i)
     pos = len(only_f)
+    guard_entries(
+        [a.size for a in common + only_f + only_i] + [d.n for d in f.dom[1:]],
+        f"indexing a {f.describe()}",
+    )
 
     def take(a: Any, b: Any) -> Any:
         return jnp.take(a, b, axis=pos, mode="clip")

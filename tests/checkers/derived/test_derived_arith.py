@@ -192,3 +192,18 @@ def test_differentiate_nat_power_at_zero_gives_finite_gradient() -> None:
         return jnp.asarray(A.power(base, Arr(jnp.asarray(0), "nat"), Ctx()).data)
 
     assert jax.grad(f)(jnp.asarray(0.0)) == 0.0
+
+
+def test_refuse_index_whose_result_exceeds_the_entry_limit() -> None:
+    from checkers.derived.errors import NotSupported
+    from checkers.derived.values import Axis
+    from checkers.derived.vectorise import MAX_ENTRIES, index
+
+    a, b = Axis("a", 12_000), Axis("b", 12_000)
+    assert a.size * b.size > MAX_ENTRIES
+    f = Arr(jnp.zeros((12_000, 3)), "real", (a,), (Sz(3),))
+    i = Arr(jnp.zeros((12_000,), dtype=jnp.int64), "fin", (b,), bound=Sz(3))
+    with pytest.raises(NotSupported, match="more than the evaluator's limit"):
+        index(f, i, Ctx())
+    small = Arr(jnp.zeros((12_000,), dtype=jnp.int64), "fin", (a,), bound=Sz(3))
+    assert index(f, small, Ctx()).shape == (12_000,)  # along the same axis: no blow-up

@@ -47,7 +47,7 @@ from checkers.programs import (
 from checkers.sampling import draw_key, fin_plan, sample_batch, sample_trial, trial_scales
 from checkers.shrink import Failure
 from checkers.tolerance import RELATIONS, Tolerance, numpy_dtype
-from checkers.verdict import Verdict, judge, split_outputs
+from checkers.verdict import Verdict, judge, representable, split_outputs, strict_ties
 
 
 def explain(e: BaseException) -> str:
@@ -92,14 +92,6 @@ def round_to(
         k: (np.asarray(v).astype(target).astype(np.float64) if specs[k].kind == REAL else v)
         for k, v in batch.items()
     }
-
-
-def _finite_lanes(outs: Sequence[np.ndarray]) -> np.ndarray:
-    """Per lane (trial) of a batch's outputs: every value of both sides is finite."""
-    ok = np.ones(outs[0].shape[0], dtype=bool)
-    for o in split_outputs(outs)[0]:
-        ok &= np.isfinite(o.reshape(o.shape[0], -1)).all(axis=1)
-    return ok
 
 
 # --- one session: a checker at one seed, trial count and dtype ---------------
@@ -342,7 +334,11 @@ class Session:
         outs = self.run(progs, batch)
         held = self.held
         scales = trial_scales(specs, fin_plan(specs, self.trials), trials, self.dtype)
-        redo = (scales != 1.0) & ~_finite_lanes(outs)
+        # float64 cannot represent the trial at its stress scale: its sides overflow, or a
+        # strict inequality's sides tie (absorbed: 1 + e^-50 is 1); drawn again at scale 1
+        rel = self.relation()
+        lost = ~representable(outs, self.dtype, rel) | strict_ties(outs, self.dtype, self.tol, rel)
+        redo = (scales != 1.0) & lost
         if redo.any():
             batch = self.sample(specs, dims, trials, unit=redo)
             outs = self.run(progs, batch)
@@ -459,9 +455,7 @@ class Session:
                 return draw
         draw.evaluated = self.trials
         sides = self.split(outs)[0]
-        finite = np.ones(self.trials, dtype=bool)
-        for o in sides:
-            finite &= np.isfinite(o.reshape(self.trials, -1)).all(axis=1)
+        finite = representable(outs, self.dtype, self.relation())
         if not finite.all():
             t = int(np.argmin(finite))
             row = inputs[t // size]

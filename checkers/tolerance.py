@@ -184,6 +184,15 @@ def allowed_error(
     return tol.atol + tol.rtol * mag
 
 
+def overflow_decides(low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """Where `low < high` (or ≤) is decided because one side overflowed: a finite `low`
+    under `high = +inf`, or `low = -inf` under a finite `high`. Lean's arithmetic is
+    total (x / 0 = 0), so an infinity here is a real value beyond the float range, never
+    a pole, and it lies on the far side of every finite value."""
+    with np.errstate(invalid="ignore"):
+        return (np.isfinite(low) & (high == np.inf)) | ((low == -np.inf) & np.isfinite(high))
+
+
 def compare(
     actual: np.ndarray,
     reference: np.ndarray,
@@ -206,6 +215,13 @@ def compare(
         low, high = rhs, lhs
     else:
         low, high = lhs, rhs
+    beyond = np.zeros(np.broadcast_shapes(lhs.shape, rhs.shape), dtype=bool)
+    if relation != "=":
+        # a side beyond float range on the far side of the inequality from a finite one
+        # decides it: +inf is a value above the largest float, which exceeds the other
+        beyond = overflow_decides(low, high)
+        low, high = np.where(beyond, 0.0, low), np.where(beyond, 1.0, high)
+        lhs, rhs = np.where(beyond, 0.0, lhs), np.where(beyond, 1.0, rhs)
     allowed = allowed_error(lhs, rhs, tol, scale)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         diff = low - high  # an inequality low ≤ high (or <) is violated by diff > 0

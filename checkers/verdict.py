@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from checkers.tolerance import Tolerance, compare
+from checkers.tolerance import Tolerance, compare, overflow_decides
 
 
 class Verdict(NamedTuple):
@@ -42,15 +42,46 @@ def split_outputs(
     return sides, outs[-3], outs[-2] > 0.5, outs[-1] > 0.5
 
 
+def _pairs(sides: Sequence[np.ndarray], dtype: str) -> list[tuple[np.ndarray, np.ndarray]]:
+    if dtype == "float64":
+        return [(sides[0], sides[1])]
+    return [(sides[0], sides[3]), (sides[2], sides[1])]  # each side against the other's ref
+
+
+def representable(outs: Sequence[np.ndarray], dtype: str, relation: str) -> np.ndarray:
+    """Per trial: every value compared is finite, or an inequality is decided by a side
+    that overflowed beyond the other (`overflow_decides`)."""
+    sides = split_outputs(outs)[0]
+    n = np.shape(sides[0])[0]
+    ok = np.ones(n, dtype=bool)
+    for a, b in _pairs(sides, dtype):
+        a, b = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(b, np.float64))
+        fine = np.isfinite(a) & np.isfinite(b)
+        if relation != "=":
+            low, high = (b, a) if relation in ("≥", ">") else (a, b)
+            fine |= overflow_decides(low, high)
+        ok &= fine.reshape(n, -1).all(axis=1)
+    return ok
+
+
+def strict_ties(
+    outs: Sequence[np.ndarray], dtype: str, tol: Tolerance, relation: str
+) -> np.ndarray:
+    """Per trial: a strict inequality whose sides tie within the tolerance (all False for
+    the other relations)."""
+    v = judge(outs, dtype, tol, relation)
+    n = np.shape(v.tied)[0]
+    if relation not in ("<", ">"):
+        return np.zeros(n, dtype=bool)
+    return np.asarray(np.asarray(v.tied, dtype=bool).reshape(n, -1).any(axis=1))
+
+
 def judge(outs: Sequence[np.ndarray], dtype: str, tol: Tolerance, relation: str) -> Verdict:
     sides, scale, under, held = split_outputs(outs)
     lead = (-1,) + (1,) * (np.ndim(sides[0]) - 1)
     scale = np.reshape(scale, lead)
     with np.errstate(invalid="ignore", over="ignore"):
-        if dtype == "float64":
-            pairs = [(sides[0], sides[1])]
-        else:  # each side in the dtype against the other's float64 reference
-            pairs = [(sides[0], sides[3]), (sides[2], sides[1])]
+        pairs = _pairs(sides, dtype)
         cs = [compare(a, b, tol, relation=relation, scale=scale) for a, b in pairs]
     live = np.reshape(held, lead)
     tied = np.logical_or.reduce([c.tied for c in cs]) & live

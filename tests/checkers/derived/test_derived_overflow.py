@@ -64,3 +64,31 @@ def test_error_where_not_finite_at_unit_scale() -> None:
     assert "non-finite value" in result.reason
     assert "subterm Real.exp (1000 * Real.exp x)" in result.reason
     assert stress_scale(result.trial or 0, "float64") == 1.0
+
+
+def test_redraw_strict_tie_absorbed_at_stress_scale() -> None:
+    # 1 + e^-x is exactly 1 in float64 once x > 37, which scale 1e3 reaches: a tie of
+    # a true strict inequality that float64 cannot separate there; at scale 1 it can
+    env = environment(
+        theorem("Proofs.lt", "(x : ℝ)", "1 / (1 + Real.exp (-x)) < 1"),
+        theorem("Proofs.self", "(x : ℝ)", "1 / (1 + Real.exp (-x)) < 1 / (1 + Real.exp (-x))"),
+    )
+    result = check("Proofs.lt", env)
+    assert result.status == "pass", result.reason
+    assert result.rescaled_trials > 0
+    assert result.tied_trials == 0
+    # a tie at every scale is still evidence against `<`
+    mutant = check("Proofs.self", env)
+    assert mutant.status == "fail"
+    assert mutant.tied_trials > 0
+
+
+def test_decide_inequality_by_a_side_beyond_float_range() -> None:
+    # e^(e^(x² + 7)) exceeds the largest float at every x: +inf is above any finite value
+    env = environment(
+        theorem("Proofs.below", "(x : ℝ)", "x ≤ Real.exp (Real.exp (x ^ 2 + 7)) - 1"),
+        theorem("Proofs.above", "(x : ℝ)", "Real.exp (Real.exp (x ^ 2 + 7)) - 1 ≤ x"),
+    )
+    result = check("Proofs.below", env)
+    assert result.status == "pass", result.reason
+    assert check("Proofs.above", env).status != "pass"

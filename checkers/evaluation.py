@@ -151,6 +151,7 @@ class Session:
     tol: Tolerance
     compiled: int = 0
     loaded: int = 0
+    interpreted: int = 0
     held: np.ndarray | None = None  # per trial of the last `run`: its hypotheses held
     totals: dict[str, float] = field(
         default_factory=lambda: dict.fromkeys(
@@ -210,6 +211,10 @@ class Session:
             self._counted.add(key)
             self.loaded += 1
             self.totals["load_s"] += started.compile_s
+        elif started.source == "interpreted" and key not in self._counted:
+            self._counted.add(key)
+            self.interpreted += 1
+            self.totals["trace_s"] += started.trace_s
         return started
 
     def prepare(self, draws: Sequence[Mapping[str, int]]) -> None:

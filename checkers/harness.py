@@ -343,6 +343,7 @@ def _stats(session: Session, draws: Sequence[DrawOutcome]) -> dict[str, Any]:
         **{k: round(v, 6) for k, v in session.totals.items()},
         "programs_compiled": session.compiled,
         "programs_loaded": session.loaded,
+        "programs_interpreted": session.interpreted,
         "per_draw": [d.stats() for d in draws],
     }
 

@@ -31,7 +31,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from checkers import program_store
+from checkers import interpret, program_store
 from checkers.core import REAL, InputSpec
 from checkers.jaxsetup import device_kind
 from checkers.tolerance import numpy_dtype
@@ -53,7 +53,7 @@ class Program:
     compile_s: float  # trace + lower + XLA compile (or loading from the program store)
     trace_s: float = 0.0  # tracing and lowering, in the thread that asked for the program
     xla_s: float = 0.0  # XLA's compilation (JAX's persistent cache may have served it)
-    source: str = "compiled"  # 'compiled' or 'store'
+    source: str = "compiled"  # 'compiled', 'store' or 'interpreted' (NumPy, not compiled)
     # what it was built from, to build it again when a stored program fails to run
     origin: tuple[dict[str, int], str, dict[str, InputSpec]] | None = None
     store_key: str | None = None
@@ -112,6 +112,22 @@ def _input_dtype(spec: InputSpec) -> Any:
 # programs, and every program on a GPU, keep the default level.
 SMALL_PROGRAM_ELEMENTS = 1 << 16
 
+# Such small float64 programs, in batches of at most this many trials, are not compiled
+# on the CPU at all: NumPy evaluates their jaxpr (interpret.py), which over a corpus is
+# several times cheaper than XLA's compilation. `PROOFBRIDGE_INTERPRET=0` turns it off.
+INTERPRET_MAX_BATCH = 64
+INTERPRET_VARIABLE = "PROOFBRIDGE_INTERPRET"
+
+
+def interpreting() -> bool:
+    """Whether small CPU programs are interpreted ($PROOFBRIDGE_INTERPRET, on by default)."""
+    return os.environ.get(INTERPRET_VARIABLE, "1").strip().lower() not in (
+        "0",
+        "false",
+        "no",
+        "off",
+    )
+
 
 def compiler_options(specs: Mapping[str, InputSpec], batch: int, dtype: str) -> dict[str, Any]:
     """XLA options for one program (part of every cache key)."""
@@ -121,10 +137,10 @@ def compiler_options(specs: Mapping[str, InputSpec], batch: int, dtype: str) -> 
     return {}
 
 
-def lower(
-    checker: Any, dims: dict[str, int], dtype: str, specs: Mapping[str, InputSpec], batch: int
-) -> Any:
-    """Trace and lower the vmapped checker function in `dtype`, taking float64 inputs."""
+def trial_function(
+    checker: Any, dims: dict[str, int], dtype: str, specs: Mapping[str, InputSpec]
+) -> Callable[[dict[str, Any], Any], tuple[Any, ...]]:
+    """One trial's (lhs, rhs, scale, underflow, held) in `dtype`, from float64 inputs."""
     target = numpy_dtype(dtype)
     # a function may return (lhs, rhs, {"scale": .., "underflow": ..}): the magnitude of
     # the terms the sides were computed from, and whether a value underflowed (see
@@ -159,15 +175,53 @@ def lower(
         held = jnp.ones((), jnp.float64) if holds is None else holds(inputs)
         return (*sides, scale, under, jnp.asarray(held).astype(jnp.float64).reshape(()))
 
+    return one
+
+
+def _same_sides(shapes: list[tuple[int, ...]]) -> None:
+    if shapes[0] != shapes[1]:
+        raise CheckerFault(f"the two sides have different shapes: lhs {shapes[0]}, rhs {shapes[1]}")
+
+
+def lower(
+    checker: Any, dims: dict[str, int], dtype: str, specs: Mapping[str, InputSpec], batch: int
+) -> Any:
+    """Trace and lower the vmapped checker function in `dtype`, taking float64 inputs."""
+    one = trial_function(checker, dims, dtype, specs)
     abstract = {
         n: jax.ShapeDtypeStruct((batch, *s.shape), _input_dtype(s)) for n, s in specs.items()
     }
     lanes = jax.ShapeDtypeStruct((batch,), jnp.int64)
     lowered = jax.jit(jax.vmap(one)).lower(abstract, lanes)
-    shapes = [tuple(o.shape[1:]) for o in jax.tree_util.tree_leaves(lowered.out_info)]
-    if shapes[0] != shapes[1]:
-        raise CheckerFault(f"the two sides have different shapes: lhs {shapes[0]}, rhs {shapes[1]}")
+    _same_sides([tuple(o.shape[1:]) for o in jax.tree_util.tree_leaves(lowered.out_info)])
     return lowered
+
+
+def interpreted_program(
+    checker: Any, dims: dict[str, int], dtype: str, specs: Mapping[str, InputSpec], batch: int
+) -> Program | None:
+    """The checker's program evaluated by NumPy (interpret.py), or None when it should be
+    compiled: not on the CPU, not float64, a large batch, or a primitive without a rule.
+    Raises whatever tracing raises, as `lower` does."""
+    if not interpreting() or dtype != "float64" or device_kind() != "cpu":
+        return None
+    if batch > INTERPRET_MAX_BATCH or batch * sum(max(1, s.size) for s in specs.values()) > (
+        SMALL_PROGRAM_ELEMENTS
+    ):
+        return None
+    start = time.perf_counter()
+    one = trial_function(checker, dims, dtype, specs)
+    abstract = {
+        n: jax.ShapeDtypeStruct((batch, *s.shape), _input_dtype(s)) for n, s in specs.items()
+    }
+    lanes = jax.ShapeDtypeStruct((batch,), jnp.int64)
+    closed = jax.make_jaxpr(jax.vmap(one))(abstract, lanes)
+    _same_sides([tuple(v.aval.shape[1:]) for v in closed.jaxpr.outvars[:2]])
+    if interpret.interpretable(closed.jaxpr) is not None:
+        return None
+    fn = interpret.Interpreted(closed, sorted(specs))
+    trace_s = time.perf_counter() - start
+    return Program(checker, batch, fn, trace_s, trace_s=trace_s, source="interpreted")
 
 
 def finish_compile(
@@ -232,6 +286,10 @@ def start_program(
             )
             _remember(key, prog)
             return prog
+    prog = interpreted_program(checker, dims, dtype, specs, batch)
+    if prog is not None:
+        _remember(key, prog)
+        return prog
     start = time.perf_counter()
     lowered = lower(checker, dims, dtype, specs, batch)
     trace_s = time.perf_counter() - start

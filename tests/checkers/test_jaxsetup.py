@@ -45,7 +45,8 @@ def test_persistent_cache_fills_configured_dir(tmp_path):
         " trials=4, draws=1)\n"
         "print(json.dumps([jax.config.jax_compilation_cache_dir, r.status]))\n"
     )
-    done = _python(code, PROOFBRIDGE_JAX_CACHE_DIR=str(tmp_path / "jax"))
+    # compiled, not interpreted (checkers/interpret), so that there is something to cache
+    done = _python(code, PROOFBRIDGE_JAX_CACHE_DIR=str(tmp_path / "jax"), PROOFBRIDGE_INTERPRET="0")
     assert done.returncode == 0, done.stderr
     directory, status = json.loads(done.stdout.strip().splitlines()[-1])
     assert directory == str(tmp_path / "jax") and status == "pass"

@@ -12,10 +12,17 @@ import pytest
 
 from checkers import Environment, InputSpec, Registry, check, repro
 from checkers import program_store as store
-from checkers.programs import clear_program_cache
+from checkers.programs import INTERPRET_VARIABLE, clear_program_cache
 from checkers.registry import real
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def compiled_programs(monkeypatch):
+    """The store keeps compiled programs: small CPU programs are compiled here, not
+    interpreted (checkers/interpret.py), in this process and in the ones it starts."""
+    monkeypatch.setenv(INTERPRET_VARIABLE, "0")
 
 
 @pytest.fixture

@@ -1,0 +1,171 @@
+"""Evaluating a jaxpr with the NumPy rules (rules.py): flattened once, then run.
+
+`interpretable` says whether every equation has a rule (sub-jaxprs of nested
+`jit`s and custom derivatives are inlined); `Interpreted` is a checker
+program's jaxpr, vmapped over a batch of trials, as a Program's `fn`. Every
+value a rule returns is checked against the shape the jaxpr declares and cast
+to its dtype, so a rule that goes wrong raises rather than answers.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from jax.extend import core as jcore
+
+from checkers.interpret.rules import RULES, InterpretError
+
+_CALLS = {
+    "jit": "jaxpr",
+    "pjit": "jaxpr",
+    "closed_call": "call_jaxpr",
+    "custom_jvp_call": "call_jaxpr",
+    "custom_vjp_call": "call_jaxpr",
+    "remat": "jaxpr",
+    "checkpoint": "jaxpr",
+}
+
+
+# --- jaxprs ------------------------------------------------------------------------------
+
+
+def _body(eqn: Any) -> tuple[Any, Sequence[Any]]:
+    """(jaxpr, consts) of a call-like equation."""
+    inner = eqn.params[_CALLS[eqn.primitive.name]]
+    if isinstance(inner, jcore.ClosedJaxpr):
+        return inner.jaxpr, inner.consts
+    if isinstance(inner, jcore.Jaxpr):
+        return inner, ()
+    raise InterpretError(f"{eqn.primitive.name}: its body is not a jaxpr")
+
+
+def interpretable(jaxpr: Any) -> str | None:
+    """None when every equation (in every sub-jaxpr) has a rule, else why not."""
+    for eqn in jaxpr.eqns:
+        name = eqn.primitive.name
+        if name in _CALLS:
+            try:
+                inner, _ = _body(eqn)
+            except (InterpretError, KeyError):
+                return f"{name} without a readable body"
+            why = interpretable(inner)
+            if why is not None:
+                return why
+        elif name not in RULES:
+            return f"no NumPy rule for the primitive {name}"
+        if any(getattr(v.aval, "shape", None) is None for v in eqn.outvars):
+            return f"{name} returns a value that is not an array"
+    return None
+
+
+def evaluate(jaxpr: Any, consts: Sequence[Any], args: Sequence[Any]) -> list[np.ndarray]:
+    """The outputs of `jaxpr` at `args` (NumPy arrays), equation by equation."""
+    with np.errstate(all="ignore"):
+        return _Steps(jcore.ClosedJaxpr(jaxpr, list(consts))).run([np.asarray(x) for x in args])
+
+
+class _Steps:
+    """A jaxpr flattened into numbered slots (sub-jaxprs inlined, literals and constants
+    filled in once, each rule bound to its parameters), run without looking anything up."""
+
+    def __init__(self, closed: Any) -> None:
+        self.fixed: dict[int, np.ndarray] = {}  # slot -> constant or literal value
+        self.steps: list[
+            tuple[Callable[..., Any], tuple[int, ...], tuple[int, ...], bool, str]
+        ] = []
+        self.checks: dict[int, tuple[tuple[int, ...], np.dtype]] = {}
+        self._count = 0
+        consts = [self._constant(np.asarray(c)) for c in closed.consts]
+        self.inputs = [self._slot() for _ in closed.jaxpr.invars]
+        self.outputs = self._inline(closed.jaxpr, consts, self.inputs)
+
+    def _slot(self) -> int:
+        self._count += 1
+        return self._count - 1
+
+    def _constant(self, value: np.ndarray) -> int:
+        slot = self._slot()
+        self.fixed[slot] = value
+        return slot
+
+    def _inline(self, jaxpr: Any, consts: Sequence[int], args: Sequence[int]) -> list[int]:
+        where: dict[Any, int] = dict(zip(jaxpr.constvars, consts, strict=True))
+        where.update(zip(jaxpr.invars, args, strict=True))
+
+        def slot_of(v: Any) -> int:
+            if isinstance(v, jcore.Literal):
+                aval: Any = v.aval
+                return self._constant(np.asarray(v.val, dtype=aval.dtype))
+            return where[v]
+
+        for eqn in jaxpr.eqns:
+            name = eqn.primitive.name
+            ins = [slot_of(v) for v in eqn.invars]
+            if name in _CALLS:
+                inner, inner_consts = _body(eqn)
+                if len(ins) > len(inner.invars):  # custom_jvp/vjp calls pass their consts first
+                    ins = ins[len(ins) - len(inner.invars) :]
+                const_slots = [self._constant(np.asarray(c)) for c in inner_consts]
+                outs = self._inline(inner, const_slots, ins)
+            else:
+                rule = RULES.get(name)
+                if rule is None:
+                    raise InterpretError(f"no NumPy rule for the primitive {name}")
+                params = dict(eqn.params)
+                bound = functools.partial(rule, **params) if params else rule
+                outs = [self._slot() for _ in eqn.outvars]
+                self.steps.append(
+                    (bound, tuple(ins), tuple(outs), eqn.primitive.multiple_results, name)
+                )
+                for v, o in zip(eqn.outvars, outs, strict=True):
+                    self.checks[o] = (tuple(v.aval.shape), np.dtype(v.aval.dtype))
+            if len(outs) != len(eqn.outvars):
+                raise InterpretError(
+                    f"{name} has {len(outs)} results, the jaxpr says {len(eqn.outvars)}"
+                )
+            for v, o in zip(eqn.outvars, outs, strict=True):
+                if not isinstance(v, jcore.DropVar):
+                    where[v] = o
+        return [slot_of(v) for v in jaxpr.outvars]
+
+    def run(self, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        vals: list[Any] = [None] * self._count
+        for slot, value in self.fixed.items():
+            vals[slot] = value
+        for slot, x in zip(self.inputs, args, strict=True):
+            vals[slot] = x
+        checks = self.checks
+        for rule, ins, outs, multiple, name in self.steps:
+            got = rule(*[vals[i] for i in ins])
+            results = got if multiple else (got,)
+            if len(results) != len(outs):
+                raise InterpretError(f"{name} gave {len(results)} results, expected {len(outs)}")
+            for o, x in zip(outs, results, strict=True):
+                shape, dtype = checks[o]
+                if not isinstance(x, np.ndarray) or x.dtype != dtype:
+                    x = np.asarray(x, dtype=dtype)
+                if x.shape != shape:
+                    raise InterpretError(f"{name} gave shape {x.shape}, the jaxpr says {shape}")
+                vals[o] = x
+        return [vals[o] for o in self.outputs]
+
+
+class Interpreted:
+    """A checker program's jaxpr (vmapped over a batch of trials), run by NumPy: the `fn`
+    of a Program, called with the batch's inputs by name and the lane numbers."""
+
+    def __init__(self, closed: Any, names: Sequence[str]) -> None:
+        self.steps = _Steps(closed)
+        # the order in which the program's (inputs, lanes) were flattened: by name, then lanes
+        self.names = tuple(names)
+        if len(self.steps.inputs) != len(self.names) + 1:
+            raise InterpretError("the jaxpr does not take one array per input and the lanes")
+
+    def __call__(self, inputs: Mapping[str, Any], lanes: np.ndarray) -> tuple[np.ndarray, ...]:
+        args = [np.asarray(inputs[n]) for n in self.names]
+        args.append(np.asarray(lanes, np.int64))
+        with np.errstate(all="ignore"):
+            return tuple(self.steps.run(args))

@@ -211,12 +211,9 @@ def interpreted_program(
         return None
     start = time.perf_counter()
     one = trial_function(checker, dims, dtype, specs)
-    abstract = {
-        n: jax.ShapeDtypeStruct((batch, *s.shape), _input_dtype(s)) for n, s in specs.items()
-    }
-    lanes = jax.ShapeDtypeStruct((batch,), jnp.int64)
-    closed = jax.make_jaxpr(jax.vmap(one))(abstract, lanes)
-    _same_sides([tuple(v.aval.shape[1:]) for v in closed.jaxpr.outvars[:2]])
+    abstract = {n: jax.ShapeDtypeStruct(s.shape, _input_dtype(s)) for n, s in specs.items()}
+    closed = jax.make_jaxpr(one)(abstract, jax.ShapeDtypeStruct((), jnp.int64))
+    _same_sides([tuple(v.aval.shape) for v in closed.jaxpr.outvars[:2]])
     if interpret.interpretable(closed.jaxpr) is not None:
         return None
     fn = interpret.Interpreted(closed, sorted(specs))

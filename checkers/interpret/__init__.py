@@ -23,7 +23,7 @@ a wrong number; tests/checkers/test_interpret.py compares every rule, and the
 programs of the example pages, with XLA's compiled results.
 """
 
-from checkers.interpret.jaxprs import Interpreted, evaluate, interpretable
+from checkers.interpret.jaxprs import Interpreted, Steps, evaluate, interpretable
 from checkers.interpret.rules import RULES, InterpretError
 
-__all__ = ["RULES", "InterpretError", "Interpreted", "evaluate", "interpretable"]
+__all__ = ["RULES", "InterpretError", "Interpreted", "Steps", "evaluate", "interpretable"]

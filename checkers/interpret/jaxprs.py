@@ -9,13 +9,14 @@ to its dtype, so a rule that goes wrong raises rather than answers.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from jax.extend import core as jcore
 
+from checkers.interpret.batching import ADAPTERS, lane_by_lane
 from checkers.interpret.rules import RULES, InterpretError
 
 _CALLS = {
@@ -64,18 +65,27 @@ def interpretable(jaxpr: Any) -> str | None:
 def evaluate(jaxpr: Any, consts: Sequence[Any], args: Sequence[Any]) -> list[np.ndarray]:
     """The outputs of `jaxpr` at `args` (NumPy arrays), equation by equation."""
     with np.errstate(all="ignore"):
-        return _Steps(jcore.ClosedJaxpr(jaxpr, list(consts))).run([np.asarray(x) for x in args])
+        return Steps(jcore.ClosedJaxpr(jaxpr, list(consts))).run([np.asarray(x) for x in args])
 
 
-class _Steps:
+@dataclass(frozen=True)
+class _Step:
+    name: str
+    rule: Callable[..., Any]
+    params: dict[str, Any]
+    ins: tuple[int, ...]
+    outs: tuple[int, ...]
+    multiple: bool
+    shapes: tuple[tuple[int, ...], ...]  # of the operands, for one trial
+
+
+class Steps:
     """A jaxpr flattened into numbered slots (sub-jaxprs inlined, literals and constants
     filled in once, each rule bound to its parameters), run without looking anything up."""
 
     def __init__(self, closed: Any) -> None:
         self.fixed: dict[int, np.ndarray] = {}  # slot -> constant or literal value
-        self.steps: list[
-            tuple[Callable[..., Any], tuple[int, ...], tuple[int, ...], bool, str]
-        ] = []
+        self.steps: list[_Step] = []
         self.checks: dict[int, tuple[tuple[int, ...], np.dtype]] = {}
         self._count = 0
         consts = [self._constant(np.asarray(c)) for c in closed.consts]
@@ -115,10 +125,17 @@ class _Steps:
                 if rule is None:
                     raise InterpretError(f"no NumPy rule for the primitive {name}")
                 params = dict(eqn.params)
-                bound = functools.partial(rule, **params) if params else rule
                 outs = [self._slot() for _ in eqn.outvars]
                 self.steps.append(
-                    (bound, tuple(ins), tuple(outs), eqn.primitive.multiple_results, name)
+                    _Step(
+                        name,
+                        rule,
+                        params,
+                        tuple(ins),
+                        tuple(outs),
+                        eqn.primitive.multiple_results,
+                        tuple(tuple(getattr(v.aval, "shape", ())) for v in eqn.invars),
+                    )
                 )
                 for v, o in zip(eqn.outvars, outs, strict=True):
                     self.checks[o] = (tuple(v.aval.shape), np.dtype(v.aval.dtype))
@@ -131,41 +148,77 @@ class _Steps:
                     where[v] = o
         return [slot_of(v) for v in jaxpr.outvars]
 
-    def run(self, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    def run(
+        self,
+        args: Sequence[np.ndarray],
+        batch: int | None = None,
+        batched_args: Sequence[bool] | None = None,
+    ) -> list[np.ndarray]:
+        """The outputs at `args`. With `batch`, the args named in `batched_args` (all, by
+        default) have a leading axis of that many trials, and so has every output
+        (batching.py); the others are the same in every trial."""
         vals: list[Any] = [None] * self._count
+        batched = [False] * self._count
         for slot, value in self.fixed.items():
             vals[slot] = value
-        for slot, x in zip(self.inputs, args, strict=True):
+        flags = [True] * len(args) if batched_args is None else list(batched_args)
+        for slot, x, flag in zip(self.inputs, args, flags, strict=True):
             vals[slot] = x
+            batched[slot] = batch is not None and flag
         checks = self.checks
-        for rule, ins, outs, multiple, name in self.steps:
-            got = rule(*[vals[i] for i in ins])
-            results = got if multiple else (got,)
-            if len(results) != len(outs):
-                raise InterpretError(f"{name} gave {len(results)} results, expected {len(outs)}")
-            for o, x in zip(outs, results, strict=True):
+        for step in self.steps:
+            xs = [vals[i] for i in step.ins]
+            flags = [batched[i] for i in step.ins]
+            lead: tuple[int, ...] = ()
+            if batch is not None and any(flags):
+                lead = (batch,)
+                adapter = ADAPTERS.get(step.name)
+                if adapter is None:
+                    got = lane_by_lane(
+                        step.rule, step.params, xs, flags, list(step.shapes), batch, step.multiple
+                    )
+                else:
+                    got = adapter(step.rule, step.params, xs, flags, list(step.shapes), batch)
+            else:
+                got = step.rule(*xs, **step.params)
+            results = got if step.multiple else (got,)
+            if len(results) != len(step.outs):
+                raise InterpretError(
+                    f"{step.name} gave {len(results)} results, expected {len(step.outs)}"
+                )
+            for o, x in zip(step.outs, results, strict=True):
                 shape, dtype = checks[o]
                 if not isinstance(x, np.ndarray) or x.dtype != dtype:
                     x = np.asarray(x, dtype=dtype)
-                if x.shape != shape:
-                    raise InterpretError(f"{name} gave shape {x.shape}, the jaxpr says {shape}")
+                if x.shape != lead + shape:
+                    raise InterpretError(
+                        f"{step.name} gave shape {x.shape}, the jaxpr says {lead + shape}"
+                    )
                 vals[o] = x
-        return [vals[o] for o in self.outputs]
+                batched[o] = bool(lead)
+        outs = []
+        for o in self.outputs:
+            x = vals[o]
+            if batch is not None and not batched[o]:  # the same in every trial
+                x = np.broadcast_to(x, (batch, *np.shape(x)))
+            outs.append(x)
+        return outs
 
 
 class Interpreted:
-    """A checker program's jaxpr (vmapped over a batch of trials), run by NumPy: the `fn`
-    of a Program, called with the batch's inputs by name and the lane numbers."""
+    """A checker program: the jaxpr of one trial's function, run by NumPy on a batch of
+    trials at once (batching.py). It is a Program's `fn`, called with the batch's inputs
+    by name and the lane numbers."""
 
     def __init__(self, closed: Any, names: Sequence[str]) -> None:
-        self.steps = _Steps(closed)
-        # the order in which the program's (inputs, lanes) were flattened: by name, then lanes
+        self.steps = Steps(closed)
+        # the order in which the trial function's (inputs, lane) were flattened: by name
         self.names = tuple(names)
         if len(self.steps.inputs) != len(self.names) + 1:
-            raise InterpretError("the jaxpr does not take one array per input and the lanes")
+            raise InterpretError("the jaxpr does not take one array per input and a lane")
 
     def __call__(self, inputs: Mapping[str, Any], lanes: np.ndarray) -> tuple[np.ndarray, ...]:
         args = [np.asarray(inputs[n]) for n in self.names]
         args.append(np.asarray(lanes, np.int64))
         with np.errstate(all="ignore"):
-            return tuple(self.steps.run(args))
+            return tuple(self.steps.run(args, batch=len(lanes)))

@@ -383,3 +383,9 @@ RULES: dict[str, Rule] = {
 }
 
 # primitives whose body is a sub-jaxpr, evaluated in place: param holding the ClosedJaxpr
+
+# rules that act entry by entry (with NumPy broadcasting): batching.py runs them on a batch
+ELEMENTWISE = frozenset(
+    {*_UNARY, *_BINARY, "round", "integer_pow", "clamp", "convert_element_type", "select_n"}
+    - {"optimization_barrier"}
+)

@@ -17,6 +17,7 @@ from theorem_index.model import Declaration, SourceLocation
 
 __all__ = [
     "THEOREM_KINDS",
+    "current_declaration_records",
     "current_declarations",
     "get_current_revision",
     "get_declaration",
@@ -36,11 +37,16 @@ def revision_to_declaration(
     decl: models.Declaration, rev: models.DeclarationRevision
 ) -> Declaration:
     """The `theorem_index` record a stored revision came from."""
+    return _record(decl.name, rev)
+
+
+def _record(name: str, rev: Any) -> Declaration:
+    """The record named `name` from `rev`: an ORM revision, or a row of the same columns."""
     location = None
     if rev.file is not None:
         location = SourceLocation(rev.file, rev.line_start, rev.line_end)
     return Declaration(
-        name=decl.name,
+        name=name,
         kind=rev.kind,
         module=rev.module,
         binders=rev.binders,
@@ -98,6 +104,43 @@ def current_declarations(
     if not include_removed:
         stmt = stmt.where(d.removed.is_(False))
     return [(a, b) for a, b in session.execute(stmt)]
+
+
+# What a `theorem_index` record holds: the revision's text and metadata, never the parse
+# tree (`parsed`, `parse_error`) nor the constant lists, which are large JSON documents.
+_RECORD_COLUMNS = (
+    models.Declaration.name,
+    models.DeclarationRevision.kind,
+    models.DeclarationRevision.module,
+    models.DeclarationRevision.binders,
+    models.DeclarationRevision.statement,
+    models.DeclarationRevision.docstring,
+    models.DeclarationRevision.equations,
+    models.DeclarationRevision.equations_rendered,
+    models.DeclarationRevision.attributes,
+    models.DeclarationRevision.modifiers,
+    models.DeclarationRevision.file,
+    models.DeclarationRevision.line_start,
+    models.DeclarationRevision.line_end,
+    models.DeclarationRevision.namespace,
+    models.DeclarationRevision.opens,
+    models.DeclarationRevision.sorried,
+    models.DeclarationRevision.links,
+    models.DeclarationRevision.statement_line,
+    models.DeclarationRevision.statement_column,
+)
+
+
+def current_declaration_records(
+    session: Session, *, include_removed: bool = False
+) -> list[Declaration]:
+    """`revision_to_declaration` of every declaration's current revision, by name, reading
+    only the columns the records hold (not the parse trees)."""
+    d = models.Declaration
+    stmt = _with_current(select(*_RECORD_COLUMNS)).order_by(d.name)
+    if not include_removed:
+        stmt = stmt.where(d.removed.is_(False))
+    return [_record(row.name, row) for row in session.execute(stmt)]
 
 
 def latest_results_subquery() -> Any:

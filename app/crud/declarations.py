@@ -6,10 +6,12 @@ tuples), never pydantic schemas (see `app.services.views` for those).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import Select, and_, func, or_, select
+from sqlalchemy import Select, Text, and_, cast, func, or_, select
 from sqlalchemy.orm import Session
 
 from app import models
@@ -108,27 +110,27 @@ def current_declarations(
 
 # What a `theorem_index` record holds: the revision's text and metadata, never the parse
 # tree (`parsed`, `parse_error`) nor the constant lists, which are large JSON documents.
-_RECORD_COLUMNS = (
-    models.Declaration.name,
-    models.DeclarationRevision.kind,
-    models.DeclarationRevision.module,
-    models.DeclarationRevision.binders,
-    models.DeclarationRevision.statement,
-    models.DeclarationRevision.docstring,
-    models.DeclarationRevision.equations,
-    models.DeclarationRevision.equations_rendered,
-    models.DeclarationRevision.attributes,
-    models.DeclarationRevision.modifiers,
-    models.DeclarationRevision.file,
-    models.DeclarationRevision.line_start,
-    models.DeclarationRevision.line_end,
-    models.DeclarationRevision.namespace,
-    models.DeclarationRevision.opens,
-    models.DeclarationRevision.sorried,
-    models.DeclarationRevision.links,
-    models.DeclarationRevision.statement_line,
-    models.DeclarationRevision.statement_column,
+_RECORD_FIELDS = (
+    "kind",
+    "module",
+    "binders",
+    "statement",
+    "docstring",
+    "equations_rendered",
+    "file",
+    "line_start",
+    "line_end",
+    "namespace",
+    "sorried",
+    "statement_line",
+    "statement_column",
 )
+# Its JSON lists, read as text: most are empty, and `[]` needs no decoder.
+_RECORD_LISTS = ("equations", "attributes", "modifiers", "opens", "links")
+
+
+def _list(text: str | None) -> list[Any]:
+    return [] if text is None or text == "[]" else list(json.loads(text))
 
 
 def current_declaration_records(
@@ -136,11 +138,19 @@ def current_declaration_records(
 ) -> list[Declaration]:
     """`revision_to_declaration` of every declaration's current revision, by name, reading
     only the columns the records hold (not the parse trees)."""
-    d = models.Declaration
-    stmt = _with_current(select(*_RECORD_COLUMNS)).order_by(d.name)
+    d, r = models.Declaration, models.DeclarationRevision
+    columns = [d.name, *(getattr(r, f) for f in _RECORD_FIELDS)]
+    columns += [cast(getattr(r, f), Text).label(f) for f in _RECORD_LISTS]
+    stmt = _with_current(select(*columns)).order_by(d.name)
     if not include_removed:
         stmt = stmt.where(d.removed.is_(False))
-    return [_record(row.name, row) for row in session.execute(stmt)]
+    out = []
+    for row in session.execute(stmt):
+        fields = dict(row._mapping)
+        for f in _RECORD_LISTS:
+            fields[f] = _list(fields[f])
+        out.append(_record(fields.pop("name"), SimpleNamespace(**fields)))
+    return out
 
 
 def latest_results_subquery() -> Any:

@@ -24,7 +24,11 @@ def _from_full_rows(session: Session, *, include_removed: bool) -> list[object]:
 def test_read_records_equal_to_full_revision_rows(session: Session, include_removed: bool) -> None:
     ingest_paths(session, paths=[str(REPO / "examples")])
     t1 = replace(theorem("Proofs.t1"), attributes=("simp",), modifiers=("private",))
-    linked = replace(theorem("Proofs.t2"), links=(("dense", "Proofs.dense"),), opens=("Real",))
+    linked = replace(
+        theorem("Proofs.t2"),
+        links=(("dense", "Proofs.dense"), ("∑", "Finset.sum")),
+        opens=("Real",),
+    )
     ingest_batch(
         session, batch=batch(document("A.lean", [t1, linked, definition("Proofs.d", "x * 2")]))
     )

@@ -1,15 +1,17 @@
 """Reading declarations, their revisions, module docs and per-module summaries.
 
-Keyword-only data-access functions over a `Session`; they return ORM rows (or plain
-tuples), never pydantic schemas (see `app.services.views` for those).
+Keyword-only data-access functions over a `Session`; they return ORM rows, plain tuples
+or `theorem_index` records, never pydantic schemas (see `app.services.views` for those).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import Select, and_, func, or_, select
+from sqlalchemy import Select, Text, and_, cast, func, or_, select
 from sqlalchemy.orm import Session
 
 from app import models
@@ -17,6 +19,7 @@ from theorem_index.model import Declaration, SourceLocation
 
 __all__ = [
     "THEOREM_KINDS",
+    "current_declaration_records",
     "current_declarations",
     "get_current_revision",
     "get_declaration",
@@ -36,11 +39,16 @@ def revision_to_declaration(
     decl: models.Declaration, rev: models.DeclarationRevision
 ) -> Declaration:
     """The `theorem_index` record a stored revision came from."""
+    return _record(decl.name, rev)
+
+
+def _record(name: str, rev: Any) -> Declaration:
+    """The record named `name` from `rev`: an ORM revision, or a row of the same columns."""
     location = None
     if rev.file is not None:
         location = SourceLocation(rev.file, rev.line_start, rev.line_end)
     return Declaration(
-        name=decl.name,
+        name=name,
         kind=rev.kind,
         module=rev.module,
         binders=rev.binders,
@@ -98,6 +106,51 @@ def current_declarations(
     if not include_removed:
         stmt = stmt.where(d.removed.is_(False))
     return [(a, b) for a, b in session.execute(stmt)]
+
+
+# What a `theorem_index` record holds: the revision's text and metadata, never the parse
+# tree (`parsed`, `parse_error`) nor the constant lists, which are large JSON documents.
+_RECORD_FIELDS = (
+    "kind",
+    "module",
+    "binders",
+    "statement",
+    "docstring",
+    "equations_rendered",
+    "file",
+    "line_start",
+    "line_end",
+    "namespace",
+    "sorried",
+    "statement_line",
+    "statement_column",
+)
+# Its JSON lists, read as text: most are empty, and `[]` needs no decoder.
+_RECORD_LISTS = ("equations", "attributes", "modifiers", "opens", "links")
+
+
+def _list(text: str | None) -> list[Any]:
+    return [] if text is None or text == "[]" else list(json.loads(text))
+
+
+def current_declaration_records(
+    session: Session, *, include_removed: bool = False
+) -> list[Declaration]:
+    """`revision_to_declaration` of every declaration's current revision, by name, reading
+    only the columns the records hold (not the parse trees)."""
+    d, r = models.Declaration, models.DeclarationRevision
+    columns = [d.name, *(getattr(r, f) for f in _RECORD_FIELDS)]
+    columns += [cast(getattr(r, f), Text).label(f) for f in _RECORD_LISTS]
+    stmt = _with_current(select(*columns)).order_by(d.name)
+    if not include_removed:
+        stmt = stmt.where(d.removed.is_(False))
+    out = []
+    for row in session.execute(stmt):
+        fields = dict(row._mapping)
+        for f in _RECORD_LISTS:
+            fields[f] = _list(fields[f])
+        out.append(_record(fields.pop("name"), SimpleNamespace(**fields)))
+    return out
 
 
 def latest_results_subquery() -> Any:

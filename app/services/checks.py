@@ -81,8 +81,7 @@ def load_backend() -> Any:
 
 def build_environment(session: Session, backend: Any) -> Any:
     """`checkers.Environment` over every live declaration's current revision."""
-    decls = [crud.revision_to_declaration(d, r) for d, r in crud.current_declarations(session)]
-    return backend.Environment.from_declarations(decls)
+    return backend.Environment.from_declarations(crud.current_declaration_records(session))
 
 
 # --- runs ----------------------------------------------------------------------------

@@ -11,7 +11,7 @@ automatic differentiation, not by unfolding Mathlib's definitions.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from checkers.derived.derivatives import BUILTINS as DERIVATIVES
@@ -72,7 +72,17 @@ def _env_names(env: Any) -> Iterable[str]:
 
 def constants_in(t: Any) -> set[str]:
     """Every constant named in a term (resolved `Const`, or a dotted `Ident`)."""
-    return {u.name for u in S.subterms(t) if isinstance(u, S.Const)}
+    out: set[str] = set()
+    stack = [t]
+    while stack:  # `S.subterms` without its order, which a set does not need
+        u = stack.pop()
+        if isinstance(u, S.Term):
+            if isinstance(u, S.Const):
+                out.add(u.name)
+            stack.extend(getattr(u, f) for f in S.node_fields(type(u)))
+        elif isinstance(u, tuple):
+            stack.extend(u)
+    return out
 
 
 def by_cases(
@@ -139,6 +149,10 @@ class Semantics:
         self._known: KnownNames | None = None
         self._eqns: dict[str, EqnFn | NotSupported] = {}
         self._missing: dict[str, tuple[str, ...]] = {}
+        # per definition, computed once for the corpus (see `dependencies`)
+        self._rhs_constants: dict[str, frozenset[str]] = {}
+        self._resolved: dict[str, str | None] = {}
+        self._closures: dict[str, frozenset[str]] = {}
         # values of closed definitions, by (name, dtype, int dtype): see Evaluator.constant
         self.values: dict[tuple[str, str, str], Any] = {}
 
@@ -222,7 +236,7 @@ class Semantics:
             out: tuple[str, ...] = (name,)
         else:
             found: set[str] = set()
-            for c in sorted(constants_in(eq.rhs) | _param_type_constants(eq)):
+            for c in sorted(self._equation_constants(name) | _param_type_constants(eq)):
                 found.update(self.missing_in_names([c], exclude=name))
             out = tuple(sorted(found))
         self._missing[name] = out
@@ -250,24 +264,97 @@ class Semantics:
 
     def dependencies(self, terms: Iterable[Any]) -> tuple[str, ...]:
         """Definitions used, transitively through the equations that are unfolded."""
-        seen: set[str] = set()
-        todo: list[str] = []
+        names: set[str] = set()
         for t in terms:
-            todo.extend(sorted(constants_in(t)))
-        while todo:
-            c = todo.pop()
-            full = next((x for x in self.candidates(c) if self.source(x) is not None), None)
-            if full is None or full in seen:
-                continue
-            src = self.source(full)
-            if src == "equation":
-                seen.add(full)
-                eq = self.equation(full)
-                assert isinstance(eq, EqnFn)
-                todo.extend(sorted(constants_in(eq.rhs)))
-            elif full in VOCABULARY_NAMES or self.declaration(full) is not None:
-                seen.add(full)
+            names |= constants_in(t)
+        seen: set[str] = set()
+        for c in names:
+            full = self._resolve(c)
+            if full is not None:
+                seen |= self._closure(full)
         return tuple(sorted(seen))
+
+    def _equation_constants(self, name: str) -> frozenset[str]:
+        """The constants of the right-hand side of `name`'s equation (an `EqnFn`)."""
+        out = self._rhs_constants.get(name)
+        if out is None:
+            eq = self.equation(name)
+            assert isinstance(eq, EqnFn)
+            out = self._rhs_constants[name] = frozenset(constants_in(eq.rhs))
+        return out
+
+    def _resolve(self, name: str) -> str | None:
+        """The first candidate for `name` that has semantics."""
+        if name not in self._resolved:
+            self._resolved[name] = next(
+                (x for x in self.candidates(name) if self.source(x) is not None), None
+            )
+        return self._resolved[name]
+
+    def _uses(self, full: str) -> list[str]:
+        """What an unfolded equation uses, resolved; nothing for a library name."""
+        if self.source(full) != "equation":
+            return []
+        return [r for c in sorted(self._equation_constants(full)) if (r := self._resolve(c))]
+
+    def _recorded(self, full: str) -> bool:
+        """Whether `full` counts as a dependency when it is reached."""
+        return (
+            self.source(full) == "equation"
+            or full in VOCABULARY_NAMES
+            or self.declaration(full) is not None
+        )
+
+    def _closure(self, root: str) -> frozenset[str]:
+        """The dependencies reached from `root` (itself included when it counts).
+
+        Every definition of a strongly connected component of the use graph reaches the
+        same set, so each component is closed at once (Tarjan's algorithm, iteratively)
+        and no set is stored before everything it reaches is in it.
+        """
+        if root in self._closures:
+            return self._closures[root]
+        index: dict[str, int] = {root: 0}
+        low: dict[str, int] = {root: 0}
+        uses: dict[str, list[str]] = {root: self._uses(root)}
+        stack: list[str] = [root]
+        on_stack: set[str] = {root}
+        work: list[tuple[str, Iterator[str]]] = [(root, iter(uses[root]))]
+        while work:
+            v, pending = work[-1]
+            for w in pending:
+                if w in self._closures:
+                    continue
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    uses[w] = self._uses(w)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(uses[w])))
+                    break
+                if w in on_stack:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    u = work[-1][0]
+                    low[u] = min(low[u], low[v])
+                if low[v] == index[v]:
+                    component: list[str] = []
+                    while not component or component[-1] != v:
+                        w = stack.pop()
+                        on_stack.discard(w)
+                        component.append(w)
+                    members = set(component)
+                    reached = {w for w in component if self._recorded(w)}
+                    for w in component:
+                        for x in uses[w]:
+                            if x not in members:
+                                reached |= self._closures[x]
+                    closed = frozenset(reached)
+                    for w in component:
+                        self._closures[w] = closed
+        return self._closures[root]
 
 
 def _param_type_constants(eq: EqnFn) -> set[str]:

@@ -12,12 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import jax
 import jax.numpy as jnp
+import numpy as np
 
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.numerals import Numeral
 from checkers.derived.total import xp_of
-from checkers.derived.values import Arr, Sz, as_array, host_or_array
+from checkers.derived.values import Arr, Sz, host_float, host_or_array
 
 RANK = {"num": 0, "fin": 1, "nat": 2, "int": 3, "real": 4}
 
@@ -80,7 +82,7 @@ def coerce(x: Arr, kind: str, ctx: Ctx, bound: Sz | None = None) -> Arr:
     if kind == "real":
         if x.kind not in RANK:
             raise EvalError(f"cannot use a {x.describe()} as a real number")
-        return Arr(as_array(x, ctx.dtype), "real", x.axes, x.dom)
+        return Arr(host_or_array(x, ctx.dtype), "real", x.axes, x.dom)
     if kind == "nat" and x.kind == "int":
         raise EvalError("an integer used as a natural number (Lean has no such coercion)")
     if kind in ("nat", "int"):
@@ -108,14 +110,42 @@ def coerce(x: Arr, kind: str, ctx: Ctx, bound: Sz | None = None) -> Arr:
     raise EvalError(f"cannot convert a {x.describe()} to {kind}")
 
 
+def real_numeral(n: Numeral) -> float:
+    """The float64 nearest a numeral's exact value (±inf beyond float64's range: the check
+    then reports a non-finite value)."""
+    exact = n.exact()
+    try:
+        return float(exact)
+    except OverflowError:
+        return float("inf") if exact > 0 else float("-inf")
+
+
+def host_constant(x: Arr, kind: str, ctx: Ctx) -> np.ndarray | None:
+    """x at `kind` as a NumPy array, when it is a constant that needs no JAX operation to
+    get there (a numeral, or a value computed outside any trace), else None. A real
+    constant is rounded to the context's dtype as `coerce` rounds it (float64, float32)."""
+    if x.axes or x.log:
+        return None
+    if isinstance(x.data, Numeral):
+        if kind == "real":
+            if np.dtype(ctx.dtype) not in (np.float64, np.float32):
+                return None
+            return np.asarray(real_numeral(x.data), dtype=ctx.dtype)
+        if kind in ("nat", "int"):
+            return np.asarray(x.data.at_type(kind))
+        return None
+    y = coerce(x, kind, ctx)
+    d = host_or_array(y, ctx.dtype if kind == "real" else None)
+    if isinstance(d, jax.core.Tracer):
+        return None
+    return np.asarray(d)
+
+
 def _numeral_at(n: Numeral, kind: str, ctx: Ctx, bound: Sz | None) -> Arr:
     if kind == "real":
-        exact = n.exact()
-        try:
-            value = float(exact)
-        except OverflowError:  # beyond float64: the check reports a non-finite value
-            value = float("inf") if exact > 0 else float("-inf")
-        return Arr(jnp.asarray(value, ctx.dtype), "real")
+        if host_float(ctx.dtype):  # a host constant: arithmetic on it needs no JAX operation
+            return Arr(np.asarray(real_numeral(n), ctx.dtype), "real")
+        return Arr(jnp.asarray(real_numeral(n), ctx.dtype), "real")
     if kind in ("nat", "int"):
         return Arr(n.at_type(kind), kind)
     if kind == "fin":

@@ -13,9 +13,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import jax.numpy as jnp
+import numpy as np
 
 from checkers.derived import arith as A
-from checkers.derived.coercion import coerce
+from checkers.derived.coercion import coerce, host_constant
 from checkers.derived.errors import EvalError, NotSupported, UntypedNumeral
 from checkers.derived.measure import note_operands
 from checkers.derived.types import TFin, TFun, TNat, TProd, Ty, kind_of
@@ -132,6 +133,9 @@ class Forms:
                 raise UntypedNumeral("a vector of numerals whose element type is not fixed here")
             kind = ek or "real"
         kind = "real" if kind == "fin" else kind
+        host = _host_stack(vals, kind, self.ctx)
+        if host is not None:
+            return host
 
         vals = [coerce(v, kind, self.ctx) for v in vals]
         axes = union_axes(*vals)
@@ -303,3 +307,21 @@ class Forms:
             sz = expected.sz if isinstance(expected, TFin) else None
             a, b = (coerce(x, ek or "real", self.ctx, sz) for x in (a, b))
         return A.select(c, a, b, self.ctx)
+
+
+def _host_stack(vals: list[Arr], kind: str, ctx: Any) -> Arr | None:
+    """A vector literal of constants (numerals, rows computed outside any trace) built on
+    the host in one array: a weight table of thousands of numerals then costs one array
+    constant, not an eager JAX operation per entry. None when an entry is not constant."""
+    parts = []
+    for v in vals:
+        d = host_constant(v, kind, ctx)
+        if d is None:
+            return None
+        parts.append((v, d))
+    nd = max(len(v.dom) for v in vals)
+    laid = [d.reshape(tuple(s.n for s in v.dom) if v.dom else (1,) * nd) for v, d in parts]
+    shape = np.broadcast_shapes(*(d.shape for d in laid))
+    data = np.stack([np.broadcast_to(d, shape) for d in laid], axis=0)
+    dom = (Sz(len(vals)),) + next((v.dom for v in vals if v.dom), ())
+    return Arr(jnp.asarray(data), kind, (), dom)

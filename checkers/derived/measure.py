@@ -31,19 +31,26 @@ from contextlib import contextmanager
 from typing import Any
 
 import jax.numpy as jnp
+import numpy as np
 
 
 def _is_float(x: Any) -> bool:
     return hasattr(x, "dtype") and jnp.issubdtype(x.dtype, jnp.floating)
 
 
+def _host(*xs: Any) -> bool:
+    """Every operand is a NumPy constant: measure it with NumPy, no JAX operation."""
+    return all(isinstance(x, np.ndarray | np.generic) for x in xs)
+
+
 def magnitude(x: Any) -> Any:
     """The largest finite |x| over all of x's entries (0 when there are none), as float64."""
-    x = jnp.asarray(x)
+    xp = np if _host(x) else jnp
+    x = xp.asarray(x)
     if x.size == 0:
-        return jnp.zeros((), jnp.float64)
-    a = jnp.abs(x.astype(jnp.float64))
-    return jnp.max(jnp.where(jnp.isfinite(a), a, 0.0))
+        return xp.zeros((), xp.float64)
+    a = xp.abs(x.astype(xp.float64))
+    return xp.max(xp.where(xp.isfinite(a), a, 0.0))
 
 
 class Meter:
@@ -80,20 +87,22 @@ class Meter:
         floats = [f for f in factors if _is_float(f)]
         if not floats:
             return
-        bound = jnp.ones((), jnp.float64)
+        xp = np if _host(*floats) else jnp
+        bound = xp.ones((), xp.float64)
         for f in floats:
             bound = bound * magnitude(f)
-        self._scales.append(jnp.where(jnp.isfinite(bound), bound, 0.0))
+        self._scales.append(xp.where(xp.isfinite(bound), bound, 0.0))
 
     def result(self, inputs: tuple[Any, ...], out: Any) -> None:
         """Record a result that underflowed although none of `inputs` is zero."""
         if not self.active or not _is_float(out):
             return
+        xp = np if _host(out, *inputs) else jnp
         tiny = float(jnp.finfo(out.dtype).tiny)
-        nonzero = jnp.ones(jnp.shape(out), bool)
+        nonzero = xp.ones(xp.shape(out), bool)
         for x in inputs:
-            nonzero = nonzero & (jnp.asarray(x) != 0)
-        self._underflows.append(jnp.any(nonzero & (jnp.abs(out) < tiny)))
+            nonzero = nonzero & (xp.asarray(x) != 0)
+        self._underflows.append(xp.any(nonzero & (xp.abs(out) < tiny)))
 
     def scale(self) -> Any:
         """The per-trial scale: the largest recorded magnitude (float64, 0 when none)."""

@@ -31,13 +31,17 @@ def xp_of(*arrays: Any) -> Any:
 
 
 def real_div(a: Any, b: Any) -> Any:
+    xp = xp_of(a, b)  # host constants: IEEE division is the same in NumPy
     zero = b == 0
-    return jnp.where(zero, 0.0, a / jnp.where(zero, 1.0, b))
+    out = xp.where(zero, 0.0, a / xp.where(zero, 1.0, b))
+    return out.astype(np.result_type(a, b)) if xp is np else out
 
 
 def real_inv(a: Any) -> Any:
+    xp = xp_of(a)
     zero = a == 0
-    return jnp.where(zero, 0.0, 1.0 / jnp.where(zero, 1.0, a))
+    out = xp.where(zero, 0.0, 1.0 / xp.where(zero, 1.0, a))
+    return out.astype(np.asarray(a).dtype) if xp is np else out
 
 
 def real_sqrt(a: Any) -> Any:

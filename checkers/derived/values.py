@@ -241,7 +241,18 @@ def host_or_array(x: Arr, dtype: Any = None) -> Any:
     if isinstance(d, np.ndarray) or (isinstance(d, int | bool) and not isinstance(d, Fraction)):
         if dtype is None or np.issubdtype(np.dtype(dtype), np.integer):
             return np.asarray(d, dtype=dtype)
+        if host_float(dtype):
+            # a constant computed on the host (a numeral, a weight table): rounding an
+            # integer or float64 to float64 or float32 is the same in NumPy as in XLA
+            return np.asarray(d, dtype=dtype)
     return as_array(x, dtype)
+
+
+def host_float(dtype: Any) -> bool:
+    """Whether constants of this float dtype are computed with NumPy (IEEE float64 and
+    float32, whose correctly rounded +, -, *, / NumPy and XLA share); low-precision
+    formats are left to XLA."""
+    return dtype is not None and np.dtype(dtype) in (np.float64, np.float32)
 
 
 def expand(x: Arr, axes: tuple[Axis, ...], ndom: int, dtype: Any = None, logs: bool = False) -> Any:

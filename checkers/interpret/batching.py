@@ -124,7 +124,45 @@ def _dot_general(
     return np.moveaxis(out, len(lb) + free_lhs, 0)
 
 
+def _gather(
+    rule: Rule,
+    params: dict[str, Any],
+    xs: list[Any],
+    flags: list[bool],
+    shapes: list[tuple[int, ...]],
+    size: int,
+) -> Any:
+    """The batch axis as a gather batching dimension of the operand and the indices
+    (or, with the operand the same in every trial, one more batch dimension of the
+    indices); either way the output's batch dimension comes first."""
+    operand, indices = xs
+    dn = params["dimension_numbers"]
+    if flags[0]:
+        if not flags[1]:
+            indices = np.broadcast_to(indices, (size, *indices.shape))
+        numbers = type(dn)(
+            offset_dims=_up(dn.offset_dims),
+            collapsed_slice_dims=_up(dn.collapsed_slice_dims),
+            start_index_map=_up(dn.start_index_map),
+            operand_batching_dims=(0, *_up(dn.operand_batching_dims)),
+            start_indices_batching_dims=(0, *_up(dn.start_indices_batching_dims)),
+        )
+        sizes = (1, *params["slice_sizes"])
+        return rule(
+            operand, indices, **{**params, "dimension_numbers": numbers, "slice_sizes": sizes}
+        )
+    numbers = type(dn)(
+        offset_dims=_up(dn.offset_dims),
+        collapsed_slice_dims=dn.collapsed_slice_dims,
+        start_index_map=dn.start_index_map,
+        operand_batching_dims=dn.operand_batching_dims,
+        start_indices_batching_dims=_up(dn.start_indices_batching_dims),
+    )
+    return rule(operand, indices, **{**params, "dimension_numbers": numbers})
+
+
 ADAPTERS: dict[str, Adapter] = {
+    "gather": _gather,
     **dict.fromkeys(ELEMENTWISE, _elementwise),
     "broadcast_in_dim": _params(
         shape=lambda s, n: (n, *s), broadcast_dimensions=lambda d, n: (0, *_up(d))

@@ -11,6 +11,7 @@ of duplicating. A checker that raises becomes an `error` result for that theorem
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -115,6 +116,10 @@ def _count_results(session: Session, run: models.Run) -> None:
             select(res.status, func.count()).where(res.run_id == run.id).group_by(res.status)
         ).all()
     )
+    _set_counts(run, counts)
+
+
+def _set_counts(run: models.Run, counts: Mapping[str, int]) -> None:
     run.passed = counts.get("pass", 0)
     run.failed = counts.get("fail", 0)
     run.errored = counts.get("error", 0)
@@ -158,6 +163,15 @@ def execute_run(
         # End the read transaction before checking: one open across the checks would make
         # SQLite refuse the first result if another writer committed meanwhile.
         session.commit()
+        # the run's counts, kept up to date result by result (a run executed again
+        # replaces its earlier results), and counted from the table once at the end
+        res = models.Result
+        statuses = dict(
+            session.execute(
+                select(res.declaration_id, res.status).where(res.run_id == run.id)
+            ).all()
+        )
+        tally = Counter(statuses.values())
         if on_start is not None:
             on_start(len(selection))
         for name in selection:
@@ -183,7 +197,11 @@ def execute_run(
                 revision_id=rev_id,
                 payload=payload,
             )
-            _count_results(session, run)
+            if decl_id in statuses:
+                tally[statuses[decl_id]] -= 1
+            statuses[decl_id] = payload["status"]
+            tally[payload["status"]] += 1
+            _set_counts(run, tally)
             session.commit()
             element = dict(payload) | {"run_id": run.id, "result_id": result_id}
             element["revision"] = revision

@@ -256,7 +256,7 @@ class DerivedChecker:
         self._types(dims)
 
         def fn(inputs: dict[str, Any]) -> tuple[Any, Any, dict[str, Any]]:
-            meter = Meter()
+            meter = Meter(underflow=self.statement.op in ("<", ">"))
             ev = Evaluator(self.semantics, Ctx(dtype=dt, int_dtype=jnp.int64, meter=meter))
             lhs, rhs = self._sides(ev, self._inputs_env(dims, inputs, dt))
             shape = jnp.broadcast_shapes(lhs.shape, rhs.shape)
@@ -267,12 +267,20 @@ class DerivedChecker:
         return fn
 
     def build(self, dims: Mapping[str, int], dtype: Any) -> Callable[[dict[str, Any]], Any]:
-        """One trial's (lhs, rhs): the two sides of the relation."""
-        measured = self.build_measured(dims, dtype)
+        """One trial's (lhs, rhs): the two sides of the relation, without the measures
+        (`build_measured`), which only the comparison needs."""
+        dims = {k: int(v) for k, v in dims.items()}
+        dt = jnp.dtype(dtype)
+        self._types(dims)
 
         def fn(inputs: dict[str, Any]) -> tuple[Any, Any]:
-            a, b, _ = measured(inputs)
-            return a, b
+            ev = Evaluator(self.semantics, Ctx(dtype=dt, int_dtype=jnp.int64))
+            lhs, rhs = self._sides(ev, self._inputs_env(dims, inputs, dt))
+            shape = jnp.broadcast_shapes(lhs.shape, rhs.shape)
+            return (
+                jnp.broadcast_to(as_array(lhs, dt), shape),
+                jnp.broadcast_to(as_array(rhs, dt), shape),
+            )
 
         return fn
 

@@ -8,6 +8,7 @@ fails are counted, and a pass resting on few decided trials says so.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from derived_support import environment, theorem
 
@@ -128,6 +129,24 @@ def test_underflow_ties_strict_inequality_undecided(env):
     assert result.tied_trials > 16
     assert f"weak: {result.tied_trials} of 64 trials undecided" in result.reason
     assert run(env, "exp_neg").status == "fail"
+
+
+def test_underflow_is_watched_only_where_it_decides(env):
+    # underflow only ever makes a tie of a strict inequality undecided: a checker of
+    # <, > measures it, one of =, ≤, ≥ does not trace those measures at all
+    from checkers.derived.measure import Meter
+
+    watching = Meter(underflow=True)
+    watching.result((np.float64(1e-200), np.float64(1e-200)), np.float64(0.0))
+    assert bool(watching.underflow())
+    quiet = Meter(underflow=False)
+    quiet.result((np.float64(1e-200), np.float64(1e-200)), np.float64(0.0))
+    assert not bool(quiet.underflow())
+    strict = env.resolve("Proofs.exp_pos")
+    assert strict.relation == "<"
+    fn = strict.build_measured({}, np.float64)
+    _, _, measures = fn({n: np.float64(2.0) for n in strict.input_specs({})})
+    assert bool(measures["underflow"])  # exp(-4000) underflows
 
 
 def test_count_vacuous_trials_and_flag_weak_pass(env):

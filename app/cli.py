@@ -138,6 +138,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--commit", type=_commit, help="the commit being checked")
     p.add_argument("--json", action="store_true", help="print a JSON array of results")
     p.add_argument("--junit", type=Path, metavar="FILE", help="also write JUnit XML here")
+    p.add_argument(
+        "--jobs",
+        type=_positive,
+        help="check in this many processes (default: one per core, at most 4, "
+        "for 200 theorems or more; else 1)",
+    )
 
     p = sub.add_parser("repro", help="replay one recorded trial")
     p.add_argument("name", metavar="NAME")
@@ -203,6 +209,7 @@ def cmd_check(args: argparse.Namespace, settings: Settings) -> int:
             commit=args.commit,
             on_result=progress.wrap(lines),
             on_start=progress.start,
+            jobs=args.jobs,
         )
         names = [r["name"] for r in outcome.results]
         modules = dict(session.execute(_module_query(names)).all())

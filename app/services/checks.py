@@ -12,7 +12,7 @@ of duplicating. A checker that raises becomes an `error` result for that theorem
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +20,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app import crud, models
+from app.services.parallel import check_in_workers, jobs_for
 from app.services.recording import error_payload, record_result
 from app.services.selection import (
     CheckParams,
@@ -135,11 +136,15 @@ def execute_run(
     env: Any = None,
     on_result: ResultCallback | None = None,
     on_start: StartCallback | None = None,
+    jobs: int | None = 1,
 ) -> RunOutcome:
     """Run the checks of a created run, recording each result as soon as it is known
     (committed one by one, so progress is visible). Safe to call again for the same run.
     `env` is the environment to check in (default: built from the database); `on_start`
-    is told how many theorems the run checks before the first is checked."""
+    is told how many theorems the run checks before the first is checked. With `jobs`
+    above 1 (None: as many as `parallel.jobs_for` finds worth it) and the default
+    backend and environment, the checks run in that many worker processes; the results
+    are then recorded as they finish and listed in the selection's order."""
     run = crud.get_run(session, run_id=run_id)
     if run is None:
         raise SelectionError(f"no run with id {run_id}")
@@ -149,8 +154,10 @@ def execute_run(
     session.commit()
     outcome = RunOutcome(run_id=run.id, status="running")
     try:
-        backend = backend if backend is not None else load_backend()
-        env = env if env is not None else build_environment(session, backend)
+        workers = jobs_for(jobs, len(selection)) if backend is None and env is None else 1
+        if workers == 1:
+            backend = backend if backend is not None else load_backend()
+            env = env if env is not None else build_environment(session, backend)
         d, r = models.Declaration, models.DeclarationRevision
         targets = {
             name: (decl_id, rev_id, revision)
@@ -174,22 +181,23 @@ def execute_run(
         tally = Counter(statuses.values())
         if on_start is not None:
             on_start(len(selection))
-        for name in selection:
-            if name not in targets:
-                continue  # declarations are never deleted, so this is only a safeguard
+        names = [name for name in selection if name in targets]
+        # declarations are never deleted, so a name missing from targets is only a safeguard
+        if workers > 1:
+            url = session.get_bind().engine.url.render_as_string(hide_password=False)
+            cache = get_settings().jax_cache_dir
+            payloads: Iterator[dict[str, Any]] = check_in_workers(
+                names,
+                params,
+                jobs=workers,
+                database_url=url,
+                jax_cache_dir=None if cache is None else str(cache),
+            )
+        else:
+            payloads = (_check_here(backend, env, name, params) for name in names)
+        for payload in payloads:
+            name = payload["name"]
             decl_id, rev_id, revision = targets[name]
-            try:
-                payload = backend.check(
-                    name,
-                    env,
-                    trials=params.trials,
-                    seed=params.seed,
-                    dtype=params.dtype,
-                    dims=None if params.dims is None else dict(params.dims),
-                    draws=params.draws,
-                ).to_json()
-            except Exception as exc:  # one broken checker never stops the others
-                payload = error_payload(name, params, exc)
             result_id = record_result(
                 session,
                 run_id=run.id,
@@ -208,6 +216,8 @@ def execute_run(
             outcome.results.append(element)
             if on_result is not None:
                 on_result(element)
+        order = {name: k for k, name in enumerate(names)}
+        outcome.results.sort(key=lambda e: order[e["name"]])
         _count_results(session, run)
         run.status, run.finished_at = "done", models.utcnow()
         session.commit()
@@ -222,6 +232,23 @@ def execute_run(
     return outcome
 
 
+def _check_here(backend: Any, env: Any, name: str, params: CheckParams) -> dict[str, Any]:
+    try:
+        return dict(
+            backend.check(
+                name,
+                env,
+                trials=params.trials,
+                seed=params.seed,
+                dtype=params.dtype,
+                dims=None if params.dims is None else dict(params.dims),
+                draws=params.draws,
+            ).to_json()
+        )
+    except Exception as exc:  # one broken checker never stops the others
+        return error_payload(name, params, exc)
+
+
 def run_checks(
     session: Session,
     *,
@@ -231,8 +258,9 @@ def run_checks(
     backend: Any = None,
     on_result: ResultCallback | None = None,
     on_start: StartCallback | None = None,
+    jobs: int | None = 1,
 ) -> RunOutcome:
-    """Create a run and execute it in this process. Pinned dimensions that no selected
+    """Create a run and execute it (`jobs`: see `execute_run`). Pinned dimensions that no selected
     theorem has are refused (SelectionError) before the run is created."""
     run = create_run(session, params=params, commit=commit, trigger=trigger)
     env = None
@@ -253,6 +281,7 @@ def run_checks(
         env=env,
         on_result=on_result,
         on_start=on_start,
+        jobs=jobs,
     )
 
 

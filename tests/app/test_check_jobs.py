@@ -1,0 +1,51 @@
+"""A run checked in worker processes: the same results, recorded once each, in order."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app import models
+from app.services.checks import CheckParams, run_checks
+from app.services.ingest import ingest_paths
+from app.services.parallel import PARALLEL_FROM, jobs_for
+
+pytest.importorskip("checkers.result")
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+COMPARED = ("name", "status", "checker", "reason", "max_abs_err", "max_rel_err", "dims", "trial")
+
+
+def test_jobs_for_large_selections_only(monkeypatch):
+    monkeypatch.setattr("os.cpu_count", lambda: 8)
+    assert jobs_for(None, PARALLEL_FROM - 1) == 1
+    assert jobs_for(None, PARALLEL_FROM) == 4  # one per core, at most 4
+    assert jobs_for(3, 5) == 3 and jobs_for(1, 10_000) == 1
+
+
+def test_workers_give_the_results_of_one_process(session: Session) -> None:
+    report = ingest_paths(session, paths=[str(EXAMPLES)])
+    assert not report.errors
+    session.commit()
+    params = CheckParams(trials=8, seed=3)
+    here = run_checks(session, params=params, jobs=1)
+    there = run_checks(session, params=params, jobs=2)
+    assert here.status == there.status == "done"
+    assert len(here.results) >= 15
+    assert [[r[k] for k in COMPARED] for r in there.results] == [
+        [r[k] for k in COMPARED] for r in here.results
+    ]
+    assert "pass" in {r["status"] for r in there.results}
+    res = models.Result
+    recorded = session.execute(
+        select(res.declaration_id, func.count())
+        .where(res.run_id == there.run_id)
+        .group_by(res.declaration_id)
+    ).all()
+    assert len(recorded) == len(there.results) and all(n == 1 for _, n in recorded)
+    run = session.get(models.Run, there.run_id)
+    assert run is not None and run.completed == len(there.results)
+    assert run.passed == sum(r["status"] == "pass" for r in there.results)

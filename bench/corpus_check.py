@@ -52,7 +52,15 @@ def _timed(cmd: list[str], *, cwd: Path, env: dict[str, str], out: Path) -> tupl
 
 
 def run_tree(
-    source: Path, tree: Path, *, label: str, out: Path, trials: int, seed: int, every: int = 1
+    source: Path,
+    tree: Path,
+    *,
+    label: str,
+    out: Path,
+    trials: int,
+    seed: int,
+    every: int = 1,
+    jobs: int | None = None,
 ) -> dict:
     data = Path(tempfile.mkdtemp(prefix=f"corpus-{label}-"))
     env = dict(os.environ)
@@ -72,6 +80,9 @@ def run_tree(
         report["ingest"] = {"wall_s": round(wall, 1), "peak_rss_mb": rss, "exit": rc}
         print(f"[{label}] ingest: {wall:.1f} s, {rss} MB, exit {rc}", flush=True)
         cmd = [*py, "check", "--json", "--trials", str(trials), "--seed", str(seed)]
+        if jobs is not None and label == "head":  # the reference may predate --jobs
+            cmd += ["--jobs", str(jobs)]
+            report["jobs"] = jobs
         if every > 1:
             cmd += _sample(data, every)
             report["every"] = every
@@ -145,6 +156,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--every", type=int, default=1, help="check only every N-th theorem by name (speed ratios)"
     )
+    ap.add_argument(
+        "--jobs", type=int, help="the working tree's `check --jobs` (default: the command's own)"
+    )
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "corpus")
     args = ap.parse_args(argv)
     if not args.tree.is_dir():
@@ -165,6 +179,7 @@ def main(argv: list[str] | None = None) -> int:
                 trials=args.trials,
                 seed=args.seed,
                 every=args.every,
+                jobs=args.jobs,
             )
         )
         _save(args.out, reports[-1])

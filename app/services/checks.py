@@ -20,8 +20,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app import crud, models
-from app.services.parallel import check_in_workers, jobs_for
-from app.services.recording import error_payload, record_result
+from app.services.parallel import check_in_workers, check_one, jobs_for
+from app.services.recording import record_result
 from app.services.selection import (
     CheckParams,
     SelectionError,
@@ -194,7 +194,7 @@ def execute_run(
                 jax_cache_dir=None if cache is None else str(cache),
             )
         else:
-            payloads = (_check_here(backend, env, name, params) for name in names)
+            payloads = (check_one(backend, env, name, params) for name in names)
         for payload in payloads:
             name = payload["name"]
             decl_id, rev_id, revision = targets[name]
@@ -230,23 +230,6 @@ def execute_run(
         session.commit()
         outcome.status, outcome.error = "failed", run.error
     return outcome
-
-
-def _check_here(backend: Any, env: Any, name: str, params: CheckParams) -> dict[str, Any]:
-    try:
-        return dict(
-            backend.check(
-                name,
-                env,
-                trials=params.trials,
-                seed=params.seed,
-                dtype=params.dtype,
-                dims=None if params.dims is None else dict(params.dims),
-                draws=params.draws,
-            ).to_json()
-        )
-    except Exception as exc:  # one broken checker never stops the others
-        return error_payload(name, params, exc)
 
 
 def run_checks(

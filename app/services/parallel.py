@@ -25,7 +25,7 @@ from typing import Any
 from app.services.recording import error_payload
 from app.services.selection import CheckParams
 
-__all__ = ["PARALLEL_FROM", "check_in_workers", "jobs_for"]
+__all__ = ["PARALLEL_FROM", "check_in_workers", "check_one", "jobs_for"]
 
 # below this many theorems one process is faster: each worker first spends seconds
 # importing JAX and loading the declarations
@@ -63,13 +63,11 @@ def _start_worker(database_url: str, jax_cache_dir: str | None) -> None:
     _WORKER["backend"] = checkers
 
 
-def _check_chunk(names: Sequence[str], params_json: dict[str, Any]) -> list[dict[str, Any]]:
-    backend, env = _WORKER["backend"], _WORKER["env"]
-    params = CheckParams.from_json(params_json)
-    out = []
-    for name in names:
-        try:
-            payload = backend.check(
+def check_one(backend: Any, env: Any, name: str, params: CheckParams) -> dict[str, Any]:
+    """One theorem's result payload; a checker that raises gives an `error` payload."""
+    try:
+        return dict(
+            backend.check(
                 name,
                 env,
                 trials=params.trials,
@@ -78,10 +76,14 @@ def _check_chunk(names: Sequence[str], params_json: dict[str, Any]) -> list[dict
                 dims=None if params.dims is None else dict(params.dims),
                 draws=params.draws,
             ).to_json()
-        except Exception as exc:  # one broken checker never stops the others
-            payload = error_payload(name, params, exc)
-        out.append(payload)
-    return out
+        )
+    except Exception as exc:  # one broken checker never stops the others
+        return error_payload(name, params, exc)
+
+
+def _check_chunk(names: Sequence[str], params_json: dict[str, Any]) -> list[dict[str, Any]]:
+    params = CheckParams.from_json(params_json)
+    return [check_one(_WORKER["backend"], _WORKER["env"], name, params) for name in names]
 
 
 def _chunks(names: Sequence[str], jobs: int) -> list[list[str]]:

@@ -20,7 +20,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app import crud, models
-from app.services.parallel import check_in_workers, check_one, jobs_for
+from app.services.parallel import check_in_workers, check_one, jobs_for, shared_database
 from app.services.recording import record_result
 from app.services.selection import (
     CheckParams,
@@ -154,7 +154,10 @@ def execute_run(
     session.commit()
     outcome = RunOutcome(run_id=run.id, status="running")
     try:
-        workers = jobs_for(jobs, len(selection)) if backend is None and env is None else 1
+        url = session.get_bind().engine.url.render_as_string(hide_password=False)
+        workers = 1
+        if backend is None and env is None and shared_database(url):
+            workers = jobs_for(jobs, len(selection))
         if workers == 1:
             backend = backend if backend is not None else load_backend()
             env = env if env is not None else build_environment(session, backend)
@@ -184,7 +187,6 @@ def execute_run(
         names = [name for name in selection if name in targets]
         # declarations are never deleted, so a name missing from targets is only a safeguard
         if workers > 1:
-            url = session.get_bind().engine.url.render_as_string(hide_password=False)
             cache = get_settings().jax_cache_dir
             payloads: Iterator[dict[str, Any]] = check_in_workers(
                 names,

@@ -25,7 +25,7 @@ from typing import Any
 from app.services.recording import error_payload
 from app.services.selection import CheckParams
 
-__all__ = ["PARALLEL_FROM", "check_in_workers", "check_one", "jobs_for"]
+__all__ = ["PARALLEL_FROM", "check_in_workers", "check_one", "jobs_for", "shared_database"]
 
 # below this many theorems one process is faster: each worker first spends seconds
 # importing JAX and loading the declarations
@@ -43,6 +43,17 @@ def jobs_for(requested: int | None, selected: int) -> int:
     if selected < PARALLEL_FROM:
         return 1
     return max(1, min(MAX_JOBS, os.cpu_count() or 1))
+
+
+def shared_database(url: str) -> bool:
+    """Whether other processes can open the database at `url` (not an in-memory SQLite)."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return True
+    database = parsed.database or ""
+    return database not in ("", ":memory:") and parsed.query.get("mode") != "memory"
 
 
 def _start_worker(database_url: str, jax_cache_dir: str | None) -> None:

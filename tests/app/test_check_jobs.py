@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from app import models
 from app.services.checks import CheckParams, run_checks
 from app.services.ingest import ingest_paths
-from app.services.parallel import PARALLEL_FROM, jobs_for
+from app.services.parallel import PARALLEL_FROM, jobs_for, shared_database
 
 pytest.importorskip("checkers.result")
 
@@ -24,6 +24,14 @@ def test_jobs_for_large_selections_only(monkeypatch):
     assert jobs_for(None, PARALLEL_FROM - 1) == 1
     assert jobs_for(None, PARALLEL_FROM) == 4  # one per core, at most 4
     assert jobs_for(3, 5) == 3 and jobs_for(1, 10_000) == 1
+
+
+def test_in_memory_sqlite_is_never_shared_with_workers():
+    assert not shared_database("sqlite://")
+    assert not shared_database("sqlite:///:memory:")
+    assert not shared_database("sqlite:///file:pb?mode=memory&uri=true")
+    assert shared_database("sqlite:////tmp/pb.db")
+    assert shared_database("postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
 
 def test_workers_give_the_results_of_one_process(session: Session) -> None:

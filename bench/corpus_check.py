@@ -8,9 +8,11 @@ temporary worktree, measured in the same run) it runs `proofbridge ingest PATH` 
 `proofbridge check --json` in fresh processes on a fresh embedded database and a fresh
 compilation cache, and writes `OUT/<label>.json`: the counts by status, the vacuous share
 of the passes, every `fail` and `error` with its reason, the wall time and the peak
-resident memory of each phase. Every fail or error on a tree that is proved in Lean is
-a defect of ProofBridge; the benchmark exits 1 when the working tree has one. The
-working tree's report is written as soon as it is done, before REV is measured.
+resident memory of each phase (of its largest process, from /usr/bin/time, and of all its
+processes together, sampled from /proc every 0.25 s: `check --jobs` starts workers).
+Every fail or error on a tree that is proved in Lean is a defect of ProofBridge; the
+benchmark exits 1 when the working tree has one. The working tree's report is written as
+soon as it is done, before REV is measured.
 """
 
 from __future__ import annotations
@@ -30,25 +32,56 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _timed(cmd: list[str], *, cwd: Path, env: dict[str, str], out: Path) -> tuple[float, int, int]:
-    """Run `cmd`, stdout to `out`; (wall seconds, peak RSS in MB, exit code)."""
+def _tree_rss_kb(root: int) -> int:
+    """The resident memory of process `root` and all its descendants, in KB (shared pages
+    counted in each process, so an upper bound)."""
+    children: dict[int, list[int]] = {}
+    pages: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/statm") as f:
+                resident = int(f.read().split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(entry))
+        pages[int(entry)] = resident
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        total += pages.get(pid, 0)
+        todo.extend(children.get(pid, []))
+    return total * os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+def _timed(
+    cmd: list[str], *, cwd: Path, env: dict[str, str], out: Path
+) -> tuple[float, int, int, int]:
+    """Run `cmd`, stdout to `out`; (wall seconds, peak RSS of its largest process in MB,
+    peak RSS of all its processes together in MB, sampled every 0.25 s, exit code)."""
     rss_file = out.with_suffix(".rss")
     start = time.perf_counter()
+    total_kb = 0
     with out.open("wb") as sink, out.with_suffix(".stderr").open("wb") as err:
-        proc = subprocess.run(
+        proc = subprocess.Popen(
             ["/usr/bin/time", "-f", "%M", "-o", str(rss_file), *cmd],
             cwd=cwd,
             env=env,
             stdout=sink,
             stderr=err,
-            check=False,
         )
+        while proc.poll() is None:
+            total_kb = max(total_kb, _tree_rss_kb(proc.pid))
+            time.sleep(0.25)
     wall = time.perf_counter() - start
     try:
         rss_mb = int(rss_file.read_text().split()[-1]) // 1024
     except (OSError, ValueError, IndexError):
         rss_mb = -1
-    return wall, rss_mb, proc.returncode
+    return wall, rss_mb, total_kb // 1024, proc.returncode
 
 
 def run_tree(
@@ -74,11 +107,16 @@ def run_tree(
     py = [sys.executable, "-m", "app"]
     report: dict[str, Any] = {"label": label, "source": str(source), "trials": trials}
     try:
-        wall, rss, rc = _timed(
+        wall, rss, total, rc = _timed(
             [*py, "ingest", str(tree), "--json"], cwd=source, env=env, out=out / f"{label}.ingest"
         )
-        report["ingest"] = {"wall_s": round(wall, 1), "peak_rss_mb": rss, "exit": rc}
-        print(f"[{label}] ingest: {wall:.1f} s, {rss} MB, exit {rc}", flush=True)
+        report["ingest"] = {
+            "wall_s": round(wall, 1),
+            "peak_rss_mb": rss,
+            "peak_total_rss_mb": total,
+            "exit": rc,
+        }
+        print(f"[{label}] ingest: {wall:.1f} s, {rss} MB (all: {total} MB), exit {rc}", flush=True)
         cmd = [*py, "check", "--json", "--trials", str(trials), "--seed", str(seed)]
         if jobs is not None and label == "head":  # the reference may predate --jobs
             cmd += ["--jobs", str(jobs)]
@@ -86,9 +124,17 @@ def run_tree(
         if every > 1:
             cmd += _sample(data, every)
             report["every"] = every
-        wall, rss, rc = _timed(cmd, cwd=source, env=env, out=out / f"{label}.check")
-        report["check"] = {"wall_s": round(wall, 1), "peak_rss_mb": rss, "exit": rc}
-        print(f"[{label}] check: {wall:.1f} s, {rss} MB, exit {rc}", flush=True)
+        wall, rss, total, rc = _timed(cmd, cwd=source, env=env, out=out / f"{label}.check")
+        report["check"] = {
+            "wall_s": round(wall, 1),
+            "peak_rss_mb": rss,
+            "peak_total_rss_mb": total,
+            "exit": rc,
+        }
+        print(
+            f"[{label}] check: {wall:.1f} s, {rss} MB (all processes: {total} MB), exit {rc}",
+            flush=True,
+        )
         try:
             results = json.loads((out / f"{label}.check").read_text())
         except ValueError:

@@ -32,7 +32,7 @@ from app.cli_progress import progress_on_stderr
 from app.db import get_sessionmaker, redact_url
 from app.migrate import SchemaNotReady, upgrade_database
 from app.runtime import load_settings, open_database
-from app.settings import Settings
+from app.settings import WORKER_QUEUES, Settings
 from app.token import TokenError
 
 __all__ = ["build_parser", "main", "parse_dims", "version"]
@@ -65,6 +65,15 @@ def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
     return int(text)
+
+
+def _queues(text: str) -> list[str]:
+    queues = [q.strip() for q in text.split(",") if q.strip()]
+    unknown = [q for q in queues if q not in WORKER_QUEUES]
+    if unknown or not queues:
+        what = f"unknown queue {unknown[0]!r}" if unknown else "no queue given"
+        raise argparse.ArgumentTypeError(f"{what}: choose from {', '.join(WORKER_QUEUES)}")
+    return list(dict.fromkeys(queues))
 
 
 def _seed(text: str) -> int:
@@ -162,6 +171,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
 
+    p = sub.add_parser(
+        "worker",
+        help="a Celery worker that checks runs (GPU when present)",
+        description="Start a Celery worker on PROOFBRIDGE_BROKER_URL that executes the "
+        "runs' checks and records them in PROOFBRIDGE_DATABASE_URL. Queues: cpu and gpu "
+        "(checks), light (bookkeeping: reconciling lost work, finishing runs, ingestion).",
+    )
+    p.add_argument(
+        "--queues",
+        type=_queues,
+        help="comma-separated queues to consume (default: cpu,light, or gpu,light "
+        "where a GPU is present)",
+    )
+    p.add_argument(
+        "--concurrency",
+        type=_positive,
+        help="pool processes (default: one per core; one per GPU on the gpu queue)",
+    )
+    p.add_argument("--loglevel", default="INFO", help="Celery's log level (INFO)")
+    p.add_argument("--hostname", help="the worker's node name (default: celery@HOST)")
+
     p = sub.add_parser("db", help="database maintenance")
     db_sub = p.add_subparsers(dest="db_command", required=True, metavar="ACTION")
     db_sub.add_parser("upgrade", help="apply the migrations")
@@ -217,7 +247,7 @@ def cmd_check(args: argparse.Namespace, settings: Settings) -> int:
         print(dumps(outcome.results))
     else:
         print_check_summary(outcome)
-    if outcome.status == "failed":
+    if outcome.error is not None:
         print(f"proofbridge: error: run {outcome.run_id} failed: {outcome.error}", file=sys.stderr)
     if args.junit is not None:
         try:
@@ -287,6 +317,25 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     return EXIT_OK
 
 
+def cmd_worker(args: argparse.Namespace, settings: Settings) -> int:
+    from app.worker import run_worker
+
+    if not settings.broker_url:
+        raise UsageError(
+            "PROOFBRIDGE_BROKER_URL is not set: a worker needs a broker, for example "
+            "redis://127.0.0.1:6379/0 (without one, `proofbridge serve` checks in-process)"
+        )
+    open_database(settings)
+    run_worker(
+        settings,
+        queues=args.queues,
+        concurrency=args.concurrency,
+        loglevel=args.loglevel,
+        hostname=args.hostname,
+    )
+    return EXIT_OK
+
+
 def cmd_db(args: argparse.Namespace, settings: Settings) -> int:
     revision = upgrade_database(settings.database_url)
     print(f"database {redact_url(settings.database_url)} is at schema revision {revision}")
@@ -299,6 +348,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Settings], int]] = {
     "repro": cmd_repro,
     "show": cmd_show,
     "serve": cmd_serve,
+    "worker": cmd_worker,
     "db": cmd_db,
 }
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
+import weakref
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -36,6 +37,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.settings import get_settings
 
 __all__ = [
+    "after_fork",
     "get_engine",
     "get_sessionmaker",
     "is_locked",
@@ -120,8 +122,26 @@ def _install_sqlite_hooks(engine: Engine) -> None:
     dialect.do_commit = _retrying_commit(dialect.do_commit)
 
 
+_ENGINES: weakref.WeakSet[Engine] = weakref.WeakSet()
+
+
+def after_fork() -> None:
+    """In a process forked from one that had engines (a worker's pool process): leave the
+    parent's connections to the parent and start with fresh engines."""
+    for engine in list(_ENGINES):
+        engine.dispose(close=False)
+    get_sessionmaker.cache_clear()
+    get_engine.cache_clear()
+
+
 def make_engine(url: str, **kwargs: Any) -> Engine:
     """A new engine for `url`; creates the folder of a SQLite file when it is missing."""
+    engine = _make_engine(url, **kwargs)
+    _ENGINES.add(engine)
+    return engine
+
+
+def _make_engine(url: str, **kwargs: Any) -> Engine:
     backend = make_url(url).get_backend_name()
     if backend == "sqlite":
         path = sqlite_file(url)

@@ -2,9 +2,11 @@
 
 `create_app(settings)` builds one (tests pass their own settings; `app` below reads the
 environment when it starts). Starting it (the lifespan) checks the database schema (and
-migrates an embedded SQLite database), settles the API token, and starts the in-process
-worker that executes the runs created through the API; stopping it requeues the run in
-progress. Nothing here imports JAX: the checkers load on the first check or description.
+migrates an embedded SQLite database) and settles the API token. With a broker
+(`PROOFBRIDGE_BROKER_URL`), runs created through the API are sent to the Celery workers
+once committed; without one, the in-process runner executes them on a thread of this
+server, and stopping the server requeues the chunk in progress. Nothing here imports JAX:
+the checkers load on the first check or description.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
@@ -24,6 +27,7 @@ from app.api.limits import BodySizeLimit
 from app.api.main import API_PREFIX, api_router
 from app.api.metrics import Metrics, RequestMetrics
 from app.api.routes import pages
+from app.db import redact_url
 from app.runtime import load_settings, prepare_server
 from app.services.describer import CheckerDescriber
 from app.services.runner import InProcessRunner
@@ -37,6 +41,26 @@ DESCRIPTION = (
     "Lean 4 theorem statements, their numeric checkers and the recorded results. "
     "Write endpoints take `Authorization: Bearer <PROOFBRIDGE_API_TOKEN>`."
 )
+
+
+def _submit(app: FastAPI, run_id: int) -> None:
+    settings = app_settings(app)
+    if settings.broker_url:
+        _dispatcher(app).dispatch_run(run_id)
+    else:
+        _runner(app).submit(run_id)
+
+
+def _dispatcher(app: FastAPI) -> Any:
+    if app.state.dispatcher is None:
+        from app.db import get_sessionmaker
+        from app.worker import CeleryDispatcher, create_celery
+
+        settings = app_settings(app)
+        app.state.dispatcher = CeleryDispatcher(
+            create_celery(settings), settings, get_sessionmaker(settings.database_url, writer=True)
+        )
+    return app.state.dispatcher
 
 
 def _runner(app: FastAPI) -> InProcessRunner:
@@ -56,10 +80,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.api_token = await run_in_threadpool(prepare_server, settings)
     app.state.metrics.watch_database(settings.database_url)
     if settings.broker_url:
-        log.warning(
-            "PROOFBRIDGE_BROKER_URL is set, but runs are executed by this server's "
-            "in-process worker in this version"
-        )
+        log.info("runs are sent to the Celery workers of %s", redact_url(settings.broker_url))
+        yield
+        return
     runner = _runner(app)
     resumed = await run_in_threadpool(runner.resume)
     if resumed:
@@ -85,7 +108,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.metrics = Metrics()
     app.state.describer = CheckerDescriber()
     app.state.runner = None
-    app.state.submit_run = lambda run_id: _runner(app).submit(run_id)
+    app.state.dispatcher = None
+    app.state.submit_run = lambda run_id: _submit(app, run_id)
     if settings is not None:
         app.state.metrics.watch_database(settings.database_url)
 

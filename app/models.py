@@ -48,6 +48,9 @@ __all__ = [
     "ModuleDoc",
     "Result",
     "Run",
+    "RunTask",
+    "RUN_TASK_STATUSES",
+    "FINAL_RUN_STATUSES",
     "Source",
     "utcnow",
 ]
@@ -60,7 +63,12 @@ NAMING_CONVENTION = {
     "pk": "pk_%(table_name)s",
 }
 
-RUN_STATUSES = ("queued", "running", "done", "failed")
+# queued -> running -> passed | failed | error | cancelled: `passed` when no theorem failed
+# or errored, `failed` when one failed, `error` when one errored (and none failed) or the
+# run itself could not be executed, `cancelled` when stopped on request
+RUN_STATUSES = ("queued", "running", "passed", "failed", "error", "cancelled")
+FINAL_RUN_STATUSES = ("passed", "failed", "error", "cancelled")
+RUN_TASK_STATUSES = ("queued", "running", "done", "cancelled")
 RESULT_STATUSES = ("pass", "fail", "error", "unsupported")
 
 # JSON that maps Python None to SQL NULL (so "IS NULL" finds it) and is JSONB on PostgreSQL.
@@ -199,7 +207,10 @@ class Run(Base):
 
     __tablename__ = "runs"
     __table_args__ = (
-        CheckConstraint("status IN ('queued', 'running', 'done', 'failed')", name="status_known"),
+        CheckConstraint(
+            "status IN ('queued', 'running', 'passed', 'failed', 'error', 'cancelled')",
+            name="status_known",
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -207,6 +218,8 @@ class Run(Base):
     trigger: Mapped[str] = mapped_column(String(32), default="cli")
     params: Mapped[dict[str, Any]]
     commit: Mapped[str | None] = mapped_column(String(64))
+    # a client's key for "this trigger": a second request with the same key gets this run
+    idempotency_key: Mapped[str | None] = mapped_column(String(200), unique=True)
     error: Mapped[str | None] = mapped_column(Text)
     total: Mapped[int] = mapped_column(Integer, default=0)
     completed: Mapped[int] = mapped_column(Integer, default=0)
@@ -219,12 +232,42 @@ class Run(Base):
     finished_at: Mapped[datetime | None]
 
 
+class RunTask(Base):
+    """A chunk of a run's theorems, checked in one go by one task (on a worker, or by the
+    server's in-process runner). `current` is the theorem being checked and `losses` how
+    many attempts ended (their process lost) while checking it; `heartbeat_at` is renewed
+    every few seconds while an attempt is alive."""
+
+    __tablename__ = "run_tasks"
+    __table_args__ = (
+        UniqueConstraint("run_id", "position"),
+        CheckConstraint(
+            "status IN ('queued', 'running', 'done', 'cancelled')", name="status_known"
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    names: Mapped[list[Any]]
+    status: Mapped[str] = mapped_column(String(16), default="queued", index=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    worker: Mapped[str | None] = mapped_column(String(200))
+    current: Mapped[str | None] = mapped_column(Text)
+    losses: Mapped[int] = mapped_column(Integer, default=0)
+    dispatched_at: Mapped[datetime | None]
+    started_at: Mapped[datetime | None]
+    heartbeat_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+
+
 class Result(Base):
     """The outcome of checking one theorem (at one revision) in one run."""
 
     __tablename__ = "results"
     __table_args__ = (
-        UniqueConstraint("run_id", "declaration_id"),
+        # a redelivered task writes the same key again: it overwrites, never duplicates
+        UniqueConstraint("run_id", "declaration_id", "dtype", "seed"),
         CheckConstraint("status IN ('pass', 'fail', 'error', 'unsupported')", name="status_known"),
         Index("ix_results_declaration_id_id", "declaration_id", "id"),
     )
@@ -250,7 +293,9 @@ class Result(Base):
     atol: Mapped[float | None] = mapped_column(Float)
     rtol: Mapped[float | None] = mapped_column(Float)
     duration_s: Mapped[float] = mapped_column(Float, default=0.0)
-    device: Mapped[str] = mapped_column(String(16), default="cpu")
+    device: Mapped[str] = mapped_column(String(64), default="cpu")
+    # what checked it: a Celery worker's node name, `in-process@host` or `cli@host`
+    worker: Mapped[str | None] = mapped_column(String(200))
     worst_index: Mapped[list[Any] | None]
     trial: Mapped[int | None] = mapped_column(Integer)
     # trials in which a hypothesis failed (the statement held vacuously)

@@ -99,6 +99,9 @@ class ResultOut(BaseModel):
     rtol: float | None
     duration_s: float
     device: str
+    worker: str | None = Field(
+        default=None, description="what checked it: a worker's node name, in-process@host, cli@host"
+    )
     worst_index: list[int] | None
     trial: int | None
     vacuous_trials: int = Field(
@@ -214,7 +217,7 @@ class ModuleSummary(BaseModel):
 
 class RunOut(BaseModel):
     id: int
-    status: Literal["queued", "running", "done", "failed"]
+    status: Literal["queued", "running", "passed", "failed", "error", "cancelled"]
     trigger: str
     params: dict[str, Any]
     commit: str | None

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 DEFAULT_DATABASE_URL = "sqlite:///./var/proofbridge.db"
 MIN_SECRET_LENGTH = 16
@@ -22,7 +23,20 @@ _PLACEHOLDER_SECRETS = frozenset(
     {"changethis", "changeme", "secret", "password", "token", "test", "example", "xxxxxxxx"}
 )
 
-__all__ = ["DEFAULT_DATABASE_URL", "MIN_SECRET_LENGTH", "Settings", "get_settings"]
+__all__ = [
+    "CHECK_QUEUES",
+    "DEFAULT_DATABASE_URL",
+    "LIGHT_QUEUE",
+    "MIN_SECRET_LENGTH",
+    "WORKER_QUEUES",
+    "Settings",
+    "get_settings",
+]
+
+# the worker queues: checks go to `cpu` or `gpu`, bookkeeping to `light`
+CHECK_QUEUES = ("cpu", "gpu")
+LIGHT_QUEUE = "light"
+WORKER_QUEUES = (*CHECK_QUEUES, LIGHT_QUEUE)
 
 
 def _check_secret(value: SecretStr | None, variable: str) -> SecretStr | None:
@@ -80,6 +94,44 @@ class Settings(BaseSettings):
         ge=0,
         description="processes that parse a large ingestion batch; 0 means one per core (up to 4)",
     )
+    check_queue: Literal["cpu", "gpu"] = Field(
+        default="cpu", description="the worker queue check tasks are sent to (`cpu` or `gpu`)"
+    )
+    chunk_size: int = Field(
+        default=8, ge=1, le=1000, description="theorems one worker task checks in one go"
+    )
+    check_soft_timeout_s: float = Field(
+        default=600.0,
+        gt=0,
+        description="a check running longer is interrupted and recorded as `error: timeout`",
+    )
+    check_hard_timeout_s: float = Field(
+        default=660.0,
+        gt=0,
+        description="a check still running this long (not interruptible) ends its worker "
+        "process, which is replaced; the check is recorded as `error: timeout`",
+    )
+    heartbeat_s: float = Field(
+        default=2.0, gt=0, description="how often a running task proves it is alive"
+    )
+    stale_after_s: float = Field(
+        default=30.0,
+        gt=0,
+        description="a task silent this long is presumed lost and dispatched again",
+    )
+    reconcile_interval_s: float = Field(
+        default=10.0, gt=0, description="how often each worker looks for lost or stale tasks"
+    )
+    max_task_attempts: int = Field(
+        default=5,
+        ge=1,
+        description="attempts of one task before its unchecked theorems are recorded as `error`",
+    )
+    checker_modules: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="modules imported before checking, which register hand-written checkers "
+        "(comma-separated in the environment)",
+    )
     auto_upgrade: bool = Field(
         default=True,
         description="apply migrations automatically to an embedded SQLite database",
@@ -105,6 +157,27 @@ class Settings(BaseSettings):
                 f"PROOFBRIDGE_DATABASE_URL must be a sqlite:// or postgresql:// URL, got {scheme!r}"
             )
         return value
+
+    @field_validator("checker_modules", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @model_validator(mode="after")
+    def _hard_after_soft(self) -> Settings:
+        if self.check_hard_timeout_s <= self.check_soft_timeout_s:
+            raise ValueError(
+                f"PROOFBRIDGE_CHECK_HARD_TIMEOUT_S ({self.check_hard_timeout_s:g}) must be "
+                f"above PROOFBRIDGE_CHECK_SOFT_TIMEOUT_S ({self.check_soft_timeout_s:g})"
+            )
+        if self.stale_after_s <= 2 * self.heartbeat_s:
+            raise ValueError(
+                f"PROOFBRIDGE_STALE_AFTER_S ({self.stale_after_s:g}) must be above twice "
+                f"PROOFBRIDGE_HEARTBEAT_S ({self.heartbeat_s:g})"
+            )
+        return self
 
     @field_validator("broker_url", "jax_cache_dir", mode="before")
     @classmethod

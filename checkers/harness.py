@@ -44,7 +44,7 @@ from checkers.evaluation import (
     format_dims,
     to_list,
 )
-from checkers.jaxsetup import device_kind
+from checkers.jaxsetup import device_name
 from checkers.programs import CheckerFault
 from checkers.result import CheckResult, Counterexample, Repro
 from checkers.sampling import DimsError, draw_dims
@@ -111,7 +111,7 @@ def run_checker(
             seed=seed,
             dtype=dtype,
             duration_s=round(time.perf_counter() - start, 6),
-            device=device_kind(),
+            device=device_name(),
         )
 
 
@@ -133,7 +133,7 @@ def _run(
         "trials": trials,
         "seed": seed,
         "dtype": dtype,
-        "device": device_kind(),
+        "device": device_name(),
         "assumptions": tuple(getattr(checker, "assumptions", ()) or ()),
         "dependencies": tuple(getattr(checker, "dependencies", ()) or ()),
         "version": str(getattr(checker, "version", "")),
@@ -365,7 +365,7 @@ def _not_checked(
         seed=seed,
         dtype=dtype,
         duration_s=round(derive_s, 6),
-        device=device_kind(),
+        device=device_name(),
         stats={"derive_s": round(derive_s, 6)},
     )
 

@@ -50,3 +50,13 @@ def device_kind() -> str:
     """'gpu' when JAX's default backend is a GPU, else 'cpu'."""
     backend = jax.default_backend().lower()
     return "gpu" if backend in ("gpu", "cuda", "rocm") else "cpu"
+
+
+@functools.cache
+def device_name() -> str:
+    """What results name as their device: 'cpu', or the accelerator's name as JAX gives it
+    (for example 'NVIDIA H200')."""
+    if device_kind() == "cpu":
+        return "cpu"
+    device = jax.devices()[0]
+    return str(getattr(device, "device_kind", "") or device.platform)

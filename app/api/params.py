@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import Path, Query
+from fastapi import Header, Path, Query
 
 __all__ = [
     "DECLARATION_KINDS",
@@ -21,6 +21,7 @@ __all__ = [
     "MODULE_DOC",
     "NO_NUL",
     "DeclarationKind",
+    "IdempotencyKey",
     "Limit",
     "ModuleQuery",
     "Offset",
@@ -59,6 +60,16 @@ DECLARATION_KINDS: tuple[str, ...] = DeclarationKind.__args__  # type: ignore[at
 
 Offset = Annotated[int, Query(ge=0, le=MAX_OFFSET, description="items to skip")]
 RunId = Annotated[int, Path(ge=1, le=MAX_ID, description="the run id")]
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        min_length=1,
+        max_length=200,
+        pattern=r"^[!-~]+$",
+        description="a key for this trigger: a second request with the same key gets the "
+        "run the first created (printable ASCII, no blanks, at most 200 characters)",
+    ),
+]
 TheoremName = Annotated[
     str,
     Path(

@@ -20,6 +20,7 @@ from app.crud.runs import (
     list_runs,
     result_history,
     revision_numbers,
+    run_by_idempotency_key,
     run_results,
     stale_theorems,
 )
@@ -42,6 +43,7 @@ __all__ = [
     "result_history",
     "revision_numbers",
     "revision_to_declaration",
+    "run_by_idempotency_key",
     "run_results",
     "stale_theorems",
 ]

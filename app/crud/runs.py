@@ -18,6 +18,7 @@ __all__ = [
     "list_runs",
     "result_history",
     "revision_numbers",
+    "run_by_idempotency_key",
     "run_results",
     "stale_theorems",
 ]
@@ -25,6 +26,10 @@ __all__ = [
 
 def get_run(session: Session, *, run_id: int) -> models.Run | None:
     return session.get(models.Run, run_id)
+
+
+def run_by_idempotency_key(session: Session, *, key: str) -> models.Run | None:
+    return session.scalars(select(models.Run).where(models.Run.idempotency_key == key)).first()
 
 
 def list_runs(

@@ -11,17 +11,20 @@ of duplicating. A checker that raises becomes an `error` result for that theorem
 
 from __future__ import annotations
 
+import importlib
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app import crud, models
+from app.services.execution import worker_name
+from app.services.lifecycle import run_status
 from app.services.parallel import check_in_workers, check_one, jobs_for, shared_database
-from app.services.recording import record_result
+from app.services.recording import count_results, record_result
 from app.services.selection import (
     CheckParams,
     SelectionError,
@@ -62,7 +65,7 @@ class RunOutcome:
     @property
     def exit_code(self) -> int:
         """0 when nothing failed or errored, else 1."""
-        if self.status == "failed":
+        if self.error is not None:
             return 1
         return 1 if any(r["status"] in ("fail", "error") for r in self.results) else 0
 
@@ -71,14 +74,27 @@ class RunOutcome:
 
 
 def load_backend() -> Any:
-    """The `checkers` package, with JAX's compilation cache configured from the settings."""
+    """The `checkers` package, with JAX's compilation cache configured and the settings'
+    `checker_modules` (which register hand-written checkers) imported."""
     import checkers
     from checkers.jaxsetup import configure_compilation_cache
 
-    cache_dir = get_settings().jax_cache_dir
-    if cache_dir is not None:
-        configure_compilation_cache(cache_dir)
+    settings = get_settings()
+    if settings.jax_cache_dir is not None:
+        configure_compilation_cache(settings.jax_cache_dir)
+    for module in settings.checker_modules:
+        try:
+            importlib.import_module(module)
+        except ImportError as exc:
+            raise SelectionError(
+                f"PROOFBRIDGE_CHECKER_MODULES names {module!r}, which cannot be imported: {exc}"
+            ) from exc
     return checkers
+
+
+def trigger_role(trigger: str) -> str:
+    """The role recorded as a result's worker for a run checked where it was created."""
+    return "cli" if trigger == "cli" else "in-process"
 
 
 def build_environment(session: Session, backend: Any) -> Any:
@@ -110,14 +126,10 @@ def create_run(
     return run
 
 
-def _count_results(session: Session, run: models.Run) -> None:
-    res = models.Result
-    counts = dict(
-        session.execute(
-            select(res.status, func.count()).where(res.run_id == run.id).group_by(res.status)
-        ).all()
-    )
+def _count_results(session: Session, run: models.Run) -> dict[str, int]:
+    counts = count_results(session, run.id)
     _set_counts(run, counts)
+    return counts
 
 
 def _set_counts(run: models.Run, counts: Mapping[str, int]) -> None:
@@ -197,7 +209,9 @@ def execute_run(
             )
         else:
             payloads = (check_one(backend, env, name, params) for name in names)
+        worker = worker_name(trigger_role(run.trigger))
         for payload in payloads:
+            payload = payload | {"worker": payload.get("worker") or worker}
             name = payload["name"]
             decl_id, rev_id, revision = targets[name]
             result_id = record_result(
@@ -220,17 +234,17 @@ def execute_run(
                 on_result(element)
         order = {name: k for k, name in enumerate(names)}
         outcome.results.sort(key=lambda e: order[e["name"]])
-        _count_results(session, run)
-        run.status, run.finished_at = "done", models.utcnow()
+        run.status = run_status(_count_results(session, run))
+        run.finished_at = models.utcnow()
         session.commit()
-        outcome.status = "done"
+        outcome.status = run.status
     except Exception as exc:
         session.rollback()
         run = session.get(models.Run, run_id) or run
-        run.status, run.finished_at = "failed", models.utcnow()
+        run.status, run.finished_at = "error", models.utcnow()
         run.error = f"{type(exc).__name__}: {exc}"
         session.commit()
-        outcome.status, outcome.error = "failed", run.error
+        outcome.status, outcome.error = "error", run.error
     return outcome
 
 

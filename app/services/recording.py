@@ -7,14 +7,17 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import delete, func, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from app import models
 from app.services.selection import CheckParams
 
-__all__ = ["error_payload", "record_result"]
+__all__ = ["RESULT_KEY", "count_results", "error_payload", "record_result"]
+
+# the unique key of a result: a task that writes it again overwrites it
+RESULT_KEY = ["run_id", "declaration_id", "dtype", "seed"]
 
 
 def _finite_or_none(value: Any) -> float | None:
@@ -56,6 +59,13 @@ def error_payload(name: str, params: CheckParams, exc: BaseException) -> dict[st
     }
 
 
+def count_results(session: Session, run_id: int) -> dict[str, int]:
+    """The run's results by status."""
+    res = models.Result
+    stmt = select(res.status, func.count()).where(res.run_id == run_id).group_by(res.status)
+    return {status: int(n) for status, n in session.execute(stmt).all()}
+
+
 def _upsert(session: Session, table: Any, row: dict[str, Any], keys: list[str]) -> int:
     dialect = session.get_bind().dialect.name
     ins = postgresql.insert(table) if dialect == "postgresql" else sqlite.insert(table)
@@ -94,6 +104,7 @@ def record_result(
         "rtol": _finite_or_none(payload.get("rtol")),
         "duration_s": float(payload.get("duration_s") or 0.0),
         "device": payload.get("device") or "cpu",
+        "worker": payload.get("worker"),
         "worst_index": payload.get("worst_index"),
         "trial": payload.get("trial"),
         "vacuous_trials": int(payload.get("vacuous_trials") or 0),
@@ -102,7 +113,7 @@ def record_result(
         "assumptions": list(payload.get("assumptions") or []),
         "created_at": models.utcnow(),
     }
-    result_id = _upsert(session, models.Result.__table__, row, ["run_id", "declaration_id"])
+    result_id = _upsert(session, models.Result.__table__, row, RESULT_KEY)
 
     session.execute(
         delete(models.Counterexample).where(models.Counterexample.result_id == result_id)

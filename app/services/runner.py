@@ -1,11 +1,13 @@
-"""The in-process worker: runs created through the API execute on a background thread of
-the server when no broker is configured.
+"""The in-process runner: with no broker configured, the server executes the runs created
+through the API on a background thread, with the same task code as a Celery worker.
 
-One run at a time, in the order submitted. A run is claimed before it executes (`queued` ->
-`running` in one conditional UPDATE), so a run submitted twice, or seen by two server
-processes resuming queued runs, executes once. Stopping (server shutdown) lets the theorem
-being checked finish, then puts the run back to `queued` with the results recorded so far;
-the next start resumes it (`resume`), and re-executing it overwrites those results.
+One run at a time, in the order submitted, chunk by chunk (`execution.execute_chunk`), so
+what holds on a worker holds here: a theorem already recorded is not checked again, a
+cancelled run stops before its next theorem, and a check past the soft time limit ends
+`error: timeout`. (The hard limit, which ends a worker's process, is not applied to the
+server.) Stopping (server shutdown) lets the theorem being checked finish and puts its
+chunk back in the queue; the next start resumes the run (`resume`) where it stopped.
+HTTP requests never wait for a check: they only queue runs.
 """
 
 from __future__ import annotations
@@ -16,21 +18,21 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from sqlalchemy import select, update
-from sqlalchemy.orm import Session
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
 
 from app import models
 from app.db import get_sessionmaker
-from app.services.checks import execute_run
+from app.services.checks import build_environment, load_backend
+from app.services.execution import Limits, execute_chunk, worker_name
+from app.services.lifecycle import ACTIVE_RUN_STATUSES, fail_run, finish_run, unfinished_chunks
+from app.services.warm import WarmChecker
+from app.settings import get_settings
 
-__all__ = ["API_TRIGGER", "InProcessRunner", "RunInterrupted"]
+__all__ = ["API_TRIGGER", "InProcessRunner"]
 
 API_TRIGGER = "api"
 log = logging.getLogger("proofbridge.runner")
-
-
-class RunInterrupted(RuntimeError):
-    """Raised between two theorems when the runner is stopping."""
 
 
 class InProcessRunner:
@@ -40,19 +42,24 @@ class InProcessRunner:
         *,
         on_result: Callable[[dict[str, Any]], None] | None = None,
         backend: Any = None,
+        limits: Limits | None = None,
     ) -> None:
         self._url = database_url
         self._on_result = on_result
-        self._backend = backend
+        self._limits = limits or Limits.from_settings(get_settings(), hard=False)
+        self._checker = WarmChecker(
+            (lambda: backend) if backend is not None else load_backend, build_environment
+        )
+        self._worker = worker_name("in-process")
         self._stopping = threading.Event()
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="proofbridge-run")
 
-    def _session(self) -> Session:
-        return get_sessionmaker(self._url, writer=True)()
+    def _sessions(self) -> sessionmaker[Session]:
+        return get_sessionmaker(self._url, writer=True)
 
     def submit(self, run_id: int) -> Future[str] | None:
-        """Execute the queued run `run_id` when the runs before it are done. While stopping,
-        the run stays queued (None is returned) for the next start to resume."""
+        """Execute the run `run_id` when the runs before it are done. While stopping, the
+        run stays queued (None is returned) for the next start to resume."""
         if self._stopping.is_set():
             return None
         try:
@@ -61,65 +68,56 @@ class InProcessRunner:
             return None
 
     def resume(self) -> list[int]:
-        """Submit the API's runs left queued (for example by a previous shutdown)."""
-        r = models.Run
-        with self._session() as session:
-            stmt = select(r.id).where(r.status == "queued", r.trigger == API_TRIGGER)
+        """Submit the runs left queued or running with chunks to check (for example by a
+        previous shutdown)."""
+        r, t = models.Run, models.RunTask
+        with self._sessions()() as session:
+            pending = select(t.run_id).where(t.status.in_(("queued", "running")))
+            stmt = select(r.id).where(r.status.in_(ACTIVE_RUN_STATUSES), r.id.in_(pending))
             ids = list(session.scalars(stmt.order_by(r.id)))
         for run_id in ids:
             self.submit(run_id)
         return ids
 
     def stop(self, *, wait: bool = True) -> None:
-        """Refuse new work, let the current theorem finish, requeue the current run."""
+        """Refuse new work, let the current theorem finish, queue its chunk again."""
         self._stopping.set()
         self._executor.shutdown(wait=wait, cancel_futures=True)
 
-    @staticmethod
-    def _claim(session: Session, run_id: int) -> bool:
-        r = models.Run
-        stmt = (
-            update(r)
-            .where(r.id == run_id, r.status == "queued")
-            .values(status="running", started_at=models.utcnow())
-        )
-        claimed = session.execute(stmt).rowcount == 1  # type: ignore[attr-defined]
-        session.commit()
-        return claimed
-
-    def _after_result(self, element: dict[str, Any]) -> None:
-        if self._on_result is not None:
-            self._on_result(element)
-        if self._stopping.is_set():
-            raise RunInterrupted("the server is shutting down")
-
     def _execute(self, run_id: int) -> str:
-        if self._stopping.is_set():
-            return "queued"
+        make_session = self._sessions()
         try:
-            with self._session() as session:
-                if not self._claim(session, run_id):
-                    return "not queued"
-                outcome = execute_run(
-                    session, run_id=run_id, backend=self._backend, on_result=self._after_result
-                )
-                if outcome.status == "failed" and self._stopping.is_set():
-                    self._requeue(session, run_id)
-                    return "queued"
-                if outcome.status == "failed":
-                    log.error("run %s failed: %s", run_id, outcome.error)
-                return outcome.status
-        except Exception:
+            with make_session() as session:
+                chunks = unfinished_chunks(session, run_id)
+            for chunk_id in chunks:
+                outcome = self._execute_chunk(make_session, chunk_id)
+                if outcome in ("stopped", "cancelled"):
+                    return "queued" if outcome == "stopped" else "cancelled"
+            with make_session() as session:
+                finish_run(session, run_id)
+                run = session.get(models.Run, run_id)
+                return run.status if run is not None else "unknown"
+        except Exception as exc:
             log.exception("run %s could not be executed", run_id)
-            raise
+            with make_session() as session:
+                fail_run(session, run_id, f"{type(exc).__name__}: {exc}")
+            return "error"
 
-    @staticmethod
-    def _requeue(session: Session, run_id: int) -> None:
-        r = models.Run
-        session.execute(
-            update(r)
-            .where(r.id == run_id)
-            .values(status="queued", error=None, started_at=None, finished_at=None)
-        )
-        session.commit()
-        log.info("run %s was interrupted by the shutdown and is queued again", run_id)
+    def _execute_chunk(self, make_session: sessionmaker[Session], chunk_id: int) -> str:
+        while True:
+            if self._stopping.is_set():
+                return "stopped"
+            outcome = execute_chunk(
+                make_session,
+                chunk_id,
+                check=self._checker,
+                worker=self._worker,
+                limits=self._limits,
+                should_stop=self._stopping.is_set,
+                on_result=self._on_result,
+            )
+            if outcome != "busy":
+                return outcome
+            # held by an attempt that is alive, or was until lately (a server killed while
+            # checking it): it can be taken over once its heartbeat is stale
+            self._stopping.wait(self._limits.heartbeat_s)

@@ -70,6 +70,7 @@ def result_out(
         rtol=result.rtol,
         duration_s=result.duration_s,
         device=result.device,
+        worker=result.worker,
         worst_index=result.worst_index,
         trial=result.trial,
         vacuous_trials=result.vacuous_trials,

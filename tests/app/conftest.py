@@ -102,6 +102,12 @@ def pg_url() -> Iterator[str]:
     yield from _fresh_schema(require_postgres())
 
 
+@pytest.fixture(scope="module")
+def pg_module_url() -> Iterator[str]:
+    """A fresh, empty PostgreSQL schema shared by the tests of one module."""
+    yield from _fresh_schema(require_postgres())
+
+
 @pytest.fixture
 def engine(db_url: str) -> Iterator[Engine]:
     """An engine on `db_url` with the tables created from the models."""

@@ -49,10 +49,10 @@ def test_record_error_result_when_checker_raises_and_continue(session: Session) 
         ("Proofs.t3", "unsupported"),
     ]
     assert outcome.results[0]["reason"] == "the checker raised RuntimeError: boom"
-    assert (outcome.status, outcome.exit_code) == ("done", 1)
+    assert (outcome.status, outcome.exit_code) == ("error", 1)  # a theorem errored
     run = crud.get_run(session, run_id=outcome.run_id)
     assert run is not None
-    assert (run.status, run.total, run.completed) == ("done", 3, 3)
+    assert (run.status, run.total, run.completed) == ("error", 3, 3)
     assert (run.passed, run.failed, run.errored, run.unsupported) == (1, 0, 1, 1)
     assert run.params["selection"] == ["Proofs.t1", "Proofs.t2", "Proofs.t3"]
     assert backend.calls[1] == (
@@ -68,7 +68,7 @@ def test_overwrite_results_when_run_executed_twice(session: Session) -> None:
 
     again = execute_run(session, run_id=outcome.run_id, backend=backend)
 
-    assert again.status == "done"
+    assert again.status == "failed"  # Proofs.t1 fails
     assert count(session, models.Result) == 2
     assert count(session, models.Counterexample) == 1
     assert [r["result_id"] for r in again.results] == [r["result_id"] for r in outcome.results]
@@ -207,10 +207,10 @@ def test_mark_run_failed_when_backend_breaks(session: Session) -> None:
 
     outcome = run_checks(session, params=CheckParams(), backend=Broken())
 
-    assert (outcome.status, outcome.exit_code) == ("failed", 1)
+    assert (outcome.status, outcome.exit_code) == ("error", 1)
     assert outcome.error == "ImportError: no module named jaxlib"
     run = crud.get_run(session, run_id=outcome.run_id)
-    assert run is not None and (run.status, run.error) == ("failed", outcome.error)
+    assert run is not None and (run.status, run.error) == ("error", outcome.error)
     assert run.finished_at is not None
 
 

@@ -33,6 +33,7 @@ TABLES = {
     "dependencies",
     "module_docs",
     "results",
+    "run_tasks",
     "runs",
     "sources",
 }

@@ -1,4 +1,5 @@
-"""Check runs: create one (executed by the worker), follow it, read its results and JUnit."""
+"""Check runs: create one (executed by the workers, or the in-process runner), follow it,
+cancel it, read its results and JUnit."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from fastapi import APIRouter, HTTPException, Query, Request, Response, status
 from fastapi.exceptions import RequestValidationError
 
 from app import crud, models, schemas
-from app.api.deps import SessionDep, WriteAccess
-from app.api.params import RunId
+from app.api.deps import SessionDep, SettingsDep, WriteAccess
+from app.api.params import IdempotencyKey, RunId
 from app.api.responses import error_responses
 from app.api.schemas import ErrorOut, RunCreate, RunDetail, RunProgress
 from app.db import lock_for_writing, run_in_transaction
@@ -17,6 +18,8 @@ from app.services import queries, views
 from app.services.checks import CheckParams, SelectionError
 from app.services.checks import create_run as create_check_run
 from app.services.junit import junit_xml
+from app.services.lifecycle import cancel_run as cancel_check_run
+from app.services.lifecycle import plan_run
 from app.services.runner import API_TRIGGER
 
 __all__ = ["router", "run_detail"]
@@ -54,28 +57,68 @@ def _selection_error(exc: SelectionError, body: RunCreate) -> RequestValidationE
     )
 
 
+def _same_request(run: models.Run, params: CheckParams) -> bool:
+    stored = {k: v for k, v in run.params.items() if k != "selection"}
+    return bool(stored == params.to_json())
+
+
 @router.post(
     "",
     response_model=RunDetail,
     status_code=status.HTTP_202_ACCEPTED,
-    responses=error_responses(write=True, e413=TOO_LARGE),
+    responses=error_responses(
+        write=True,
+        e413=TOO_LARGE,
+        e409={
+            "model": ErrorOut,
+            "description": "the Idempotency-Key was used for a different request",
+        },
+    )
+    | {
+        status.HTTP_200_OK: {
+            "model": RunDetail,
+            "description": "the run of an earlier request with the same Idempotency-Key",
+        }
+    },
 )
 def create_run(
     request: Request,
     response: Response,
     session: SessionDep,
+    settings: SettingsDep,
     _: WriteAccess,
     body: RunCreate,
+    idempotency_key: IdempotencyKey = None,
 ) -> RunDetail:
     """Queue a check run over `names` (default: every theorem, or those of `module`) and
-    return it (202, status `queued`); the worker executes it. Unknown or unsuitable names
-    are 422 errors located at their index in `names`."""
+    return it (202, status `queued`); the workers execute it. Unknown or unsuitable names
+    are 422 errors located at their index in `names`. With an `Idempotency-Key` that an
+    earlier request used, nothing is created: that request's run is returned (200)."""
     names = list(body.names or [])
 
-    def queue() -> models.Run:
+    def queue() -> tuple[models.Run, bool]:
         # It reads the selection, then writes the run: it takes the write lock first, so
         # that no other writer can commit in between and make SQLite refuse the write.
         lock_for_writing(session, RUNS_LOCK)
+        params = CheckParams(
+            names=tuple(names),
+            module=body.module,
+            trials=body.trials,
+            seed=body.seed,
+            dtype=body.dtype,
+            dims=body.dims,
+            changed_only=body.changed_only,
+        )
+        if idempotency_key is not None:
+            earlier = crud.run_by_idempotency_key(session, key=idempotency_key)
+            if earlier is not None:
+                if not _same_request(earlier, params):
+                    raise HTTPException(
+                        status.HTTP_409_CONFLICT,
+                        detail=f"Idempotency-Key {idempotency_key!r} was used for run "
+                        f"{earlier.id}, whose request differs from this one",
+                    )
+                return earlier, False
         problems = queries.run_selection_problems(session, names=names, module=body.module)
         if problems:
             raise RequestValidationError(
@@ -86,30 +129,64 @@ def create_run(
                 ]
             )
         try:
-            params = CheckParams(
-                names=tuple(names),
-                module=body.module,
-                trials=body.trials,
-                seed=body.seed,
-                dtype=body.dtype,
-                dims=body.dims,
-                changed_only=body.changed_only,
-            )
-            return create_check_run(session, params=params, trigger=API_TRIGGER)
+            run = create_check_run(session, params=params, trigger=API_TRIGGER)
         except SelectionError as exc:
             raise _selection_error(exc, body) from None
+        run.idempotency_key = idempotency_key
+        plan_run(session, run, chunk_size=settings.chunk_size)
+        return run, True
 
-    run = run_in_transaction(session, queue)
-    request.app.state.metrics.runs_created.inc()
-    request.app.state.submit_run(run.id)
+    run, created = run_in_transaction(session, queue)
+    if created:
+        request.app.state.metrics.runs_created.inc()
+        # only now, the run committed, may a worker see it
+        request.app.state.submit_run(run.id)
+        session.refresh(run)
+    else:
+        response.status_code = status.HTTP_200_OK
+        response.headers["Idempotent-Replayed"] = "true"
     detail = run_detail(request, run)
     response.headers["Location"] = str(request.url_for("read_run", run_id=run.id).path)
     return detail
 
 
+@router.post(
+    "/{run_id}/cancel",
+    response_model=RunDetail,
+    responses=error_responses(
+        write=True,
+        e404=UNKNOWN,
+        e409={"model": ErrorOut, "description": "the run has already finished"},
+    ),
+)
+def cancel_run(request: Request, session: SessionDep, _: WriteAccess, run_id: RunId) -> RunDetail:
+    """Cancel a queued or running run: what it has not started is never checked, a chunk
+    being checked stops before its next theorem, and every result recorded stays. 409 when
+    the run has already finished."""
+
+    def cancel() -> models.Run:
+        # read, then write: the write lock first (see `create_run`)
+        lock_for_writing(session, RUNS_LOCK)
+        run = crud.get_run(session, run_id=run_id)
+        if run is None:
+            raise unknown_run(run_id)
+        if not cancel_check_run(session, run_id):
+            raise HTTPException(
+                status.HTTP_409_CONFLICT,
+                detail=f"run {run_id} has already finished: {run.status}",
+            )
+        return run
+
+    run = run_in_transaction(session, cancel)
+    session.refresh(run)
+    return run_detail(request, run)
+
+
 @router.get("/{run_id}", response_model=RunDetail, responses=error_responses(e404=UNKNOWN))
 def read_run(request: Request, session: SessionDep, run_id: RunId) -> RunDetail:
-    """Status (`queued`, `running`, `done`, `failed`), progress and results by status."""
+    """Status (`queued`, `running`, then `passed`, `failed` (a theorem failed), `error` (a
+    theorem errored, or the run could not be executed) or `cancelled`), progress and
+    results by status."""
     run = crud.get_run(session, run_id=run_id)
     if run is None:
         raise unknown_run(run_id)
@@ -170,7 +247,7 @@ def read_run_junit(session: SessionDep, run_id: RunId) -> Response:
         for r in views.results_out(session, crud.run_results(session, run_id=run_id))
     ]
     modules = queries.declaration_modules(session, names=[r["name"] for r in rows])
-    if run.status == "failed":
+    if run.error is not None:
         rows.append(
             {
                 "name": f"run {run_id}",

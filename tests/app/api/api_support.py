@@ -95,13 +95,13 @@ def ingest_small_page(client: TestClient) -> dict[str, Any]:
 
 
 def wait_for_run(client: TestClient, run_id: int, *, timeout: float = 240.0) -> dict[str, Any]:
-    """The run once it is done or failed (fails the test after `timeout` seconds)."""
+    """The run once it has finished (fails the test after `timeout` seconds)."""
     deadline = time.monotonic() + timeout
     while True:
         response = client.get(f"{API}/runs/{run_id}")
         assert response.status_code == 200, response.text
         run = dict(response.json())
-        if run["status"] in ("done", "failed"):
+        if run["status"] not in ("queued", "running"):
             return run
         if time.monotonic() > deadline:
             raise AssertionError(f"run {run_id} still {run['status']} after {timeout} s: {run}")

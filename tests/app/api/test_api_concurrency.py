@@ -82,8 +82,8 @@ def test_run_survives_a_writer_committing_during_its_first_check(
         backend.release.set()
         runs = [wait_for_run(client, run_id) for run_id in (first, second.json()["id"])]
     assert [(r["status"], r["error"], r["progress"]["done"]) for r in runs] == [
-        ("done", None, 3),
-        ("done", None, 1),
+        ("passed", None, 3),
+        ("passed", None, 1),
     ]
 
 
@@ -101,11 +101,11 @@ def test_reads_and_writes_at_once_never_answer_a_server_error(
             statuses.append(created.status_code)
             run_ids.append(created.json()["id"])
             statuses.extend(_reads(client, run_ids[-1]))
-        while client.get(f"{API}/runs/{run_ids[-1]}").json()["status"] not in ("done", "failed"):
+        while client.get(f"{API}/runs/{run_ids[-1]}").json()["status"] in ("queued", "running"):
             statuses.extend(_reads(client, run_ids[-1]))
         runs = [wait_for_run(client, run_id) for run_id in run_ids]
     assert sorted(set(statuses)) == [200, 202]
-    assert {(r["status"], r["error"], r["progress"]["done"]) for r in runs} == {("done", None, 3)}
+    assert {(r["status"], r["error"], r["progress"]["done"]) for r in runs} == {("passed", None, 3)}
 
 
 @pytest.fixture
@@ -159,7 +159,7 @@ def test_run_in_transaction_gives_up_after_bounded_attempts(sqlite_url: str) -> 
             other.execute(update(models.Run).values(total=models.Run.total + 1))
             other.commit()
         calls.append(1)
-        session.execute(update(models.Run).where(models.Run.id == run_id).values(status="done"))
+        session.execute(update(models.Run).where(models.Run.id == run_id).values(status="passed"))
 
     with make() as session, pytest.raises(Exception, match="database is locked"):
         run_in_transaction(session, always_stale, attempts=3)

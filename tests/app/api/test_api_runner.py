@@ -1,5 +1,6 @@
-"""The in-process worker: claims runs once, requeues the run in progress when stopped, and
-resumes queued runs. A scripted backend stands in for the checkers (no JAX)."""
+"""The in-process runner: executes a run once however often it is submitted, puts the chunk
+in progress back in the queue when stopped, and resumes where it stopped, never checking a
+recorded theorem again. A scripted backend stands in for the checkers (no JAX)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,14 @@ from typing import Any
 
 import pytest
 from api_support import SMALL_PAGE
+from sqlalchemy import select
 
-from app import crud
+from app import crud, models
 from app.db import get_sessionmaker
 from app.services.checks import CheckParams, create_run
+from app.services.execution import worker_name
 from app.services.ingest import ingest_batch
+from app.services.lifecycle import plan_run
 from app.services.runner import API_TRIGGER, InProcessRunner
 from theorem_index.readers import read_bytes
 from theorem_index.readers.batch import Batch
@@ -54,6 +58,7 @@ def queued_run(database_url: str) -> int:
         page = read_bytes("Small.Page.txt", SMALL_PAGE.encode())
         ingest_batch(session, batch=Batch([page], [], 1))
         run = create_run(session, params=CheckParams(trials=1), trigger=API_TRIGGER)
+        plan_run(session, run, chunk_size=8)
         session.commit()
         return run.id
 
@@ -65,20 +70,29 @@ def _run(database_url: str, run_id: int) -> Any:
         return run
 
 
+def _chunks(database_url: str, run_id: int) -> list[models.RunTask]:
+    with get_sessionmaker(database_url)() as session:
+        t = models.RunTask
+        return list(session.scalars(select(t).where(t.run_id == run_id).order_by(t.position)))
+
+
 def test_execute_run_submitted_twice_once(database_url: str, queued_run: int) -> None:
     backend = GatedBackend()
     backend.release.set()
     runner = InProcessRunner(database_url, backend=backend)
     first, second = runner.submit(queued_run), runner.submit(queued_run)
     assert first is not None and second is not None
-    assert (first.result(60), second.result(60)) == ("done", "not queued")
+    assert (first.result(60), second.result(60)) == ("passed", "passed")
     runner.stop()
     assert backend.calls == ["Small.div_zero", "Small.div_zero_wrong", "Small.opaque_id"]
     run = _run(database_url, queued_run)
-    assert (run.status, run.completed, run.passed) == ("done", 3, 3)
+    assert (run.status, run.completed, run.passed) == ("passed", 3, 3)
+    with get_sessionmaker(database_url)() as session:
+        results = crud.run_results(session, run_id=queued_run)
+    assert {r.worker for r in results} == {worker_name("in-process")}
 
 
-def test_stop_requeues_run_in_progress_and_resume_finishes_it(
+def test_stop_requeues_chunk_in_progress_and_resume_finishes_it(
     database_url: str, queued_run: int
 ) -> None:
     backend = GatedBackend()
@@ -97,20 +111,18 @@ def test_stop_requeues_run_in_progress_and_resume_finishes_it(
     assert future.result(30) == "queued"
     assert seen == ["Small.div_zero"]
     run = _run(database_url, queued_run)
-    assert (run.status, run.completed, run.error, run.started_at) == ("queued", 1, None, None)
+    assert (run.status, run.completed, run.error) == ("running", 1, None)
+    assert [c.status for c in _chunks(database_url, queued_run)] == ["queued"]
     assert runner.submit(queued_run) is None  # a stopped runner takes nothing new
 
     again = InProcessRunner(database_url, backend=backend)
     assert again.resume() == [queued_run]
     deadline = time.monotonic() + 30
-    while _run(database_url, queued_run).status != "done" and time.monotonic() < deadline:
+    while _run(database_url, queued_run).status == "running" and time.monotonic() < deadline:
         time.sleep(0.05)
     again.stop()
     run = _run(database_url, queued_run)
-    assert (run.status, run.completed, run.passed) == ("done", 3, 3)
-    assert backend.calls == [
-        "Small.div_zero",
-        "Small.div_zero",
-        "Small.div_zero_wrong",
-        "Small.opaque_id",
-    ]  # the interrupted run starts over
+    assert (run.status, run.completed, run.passed) == ("passed", 3, 3)
+    # the interrupted run goes on where it stopped: the recorded theorem is not checked again
+    assert backend.calls == ["Small.div_zero", "Small.div_zero_wrong", "Small.opaque_id"]
+    assert [(c.status, c.attempts) for c in _chunks(database_url, queued_run)] == [("done", 2)]

@@ -83,6 +83,7 @@ def test_openapi_documents_every_endpoint(client: TestClient) -> None:
         ("POST", "/api/v1/ingest"): "create_ingestion",
         ("POST", "/api/v1/runs"): "create_run",
         ("GET", "/api/v1/runs/{run_id}"): "read_run",
+        ("POST", "/api/v1/runs/{run_id}/cancel"): "cancel_run",
         ("GET", "/api/v1/runs/{run_id}/results"): "read_run_results",
         ("GET", "/api/v1/runs/{run_id}/junit.xml"): "read_run_junit",
         ("GET", "/api/v1/healthz"): "read_health",

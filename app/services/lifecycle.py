@@ -1,0 +1,216 @@
+"""The life of a run executed in chunks: planning it, finishing, cancelling, reconciling.
+
+`queued -> running -> passed | failed | error | cancelled` (`run_status`). A run queued for
+execution is split into chunks (`plan_run`); it finishes when its last chunk is done
+(`finish_run`), or is cancelled (`cancel_run`: the chunks it had queued never run, one
+being checked stops before its next theorem, what was recorded stays). `reconcile`
+dispatches again the chunks whose attempt went silent (its worker killed) or whose
+message was lost (the broker flushed or restarted), and finishes runs left unfinished.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from datetime import timedelta
+
+from sqlalchemy import case, func, or_, select, true, update
+from sqlalchemy.orm import Session
+
+from app import models
+from app.services.recording import count_results
+
+__all__ = [
+    "ACTIVE_RUN_STATUSES",
+    "cancel_run",
+    "fail_run",
+    "finish_run",
+    "plan_run",
+    "reconcile",
+    "recount",
+    "run_status",
+    "unfinished_chunks",
+]
+
+log = logging.getLogger("proofbridge.worker")
+
+ACTIVE_RUN_STATUSES = ("queued", "running")
+
+
+def run_status(counts: Mapping[str, int], *, broke: bool = False) -> str:
+    """A finished run's status from its results by status."""
+    if counts.get("fail", 0):
+        return "failed"
+    if broke or counts.get("error", 0):
+        return "error"
+    return "passed"
+
+
+def plan_run(session: Session, run: models.Run, *, chunk_size: int) -> list[models.RunTask]:
+    """Split the run's selection into chunks (flushed, not committed)."""
+    names = list(run.params.get("selection") or [])
+    chunks = [
+        models.RunTask(
+            run_id=run.id,
+            position=k // chunk_size,
+            names=names[k : k + chunk_size],
+            status="queued",
+            attempts=0,
+            losses=0,
+        )
+        for k in range(0, len(names), chunk_size)
+    ]
+    session.add_all(chunks)
+    session.flush()
+    return chunks
+
+
+def unfinished_chunks(session: Session, run_id: int) -> list[int]:
+    """Ids of the run's chunks not yet done or cancelled, in order."""
+    t = models.RunTask
+    stmt = (
+        select(t.id)
+        .where(t.run_id == run_id, t.status.in_(("queued", "running")))
+        .order_by(t.position)
+    )
+    return list(session.scalars(stmt))
+
+
+# --- finishing and cancelling -------------------------------------------------------------
+
+
+def recount(session: Session, run_id: int) -> dict[str, int]:
+    """Set the run's counts from its results (not committed); returns them by status."""
+    counts = count_results(session, run_id)
+    session.execute(
+        update(models.Run)
+        .where(models.Run.id == run_id)
+        .values(
+            passed=counts.get("pass", 0),
+            failed=counts.get("fail", 0),
+            errored=counts.get("error", 0),
+            unsupported=counts.get("unsupported", 0),
+            completed=sum(counts.values()),
+        )
+    )
+    return counts
+
+
+def finish_run(session: Session, run_id: int) -> str | None:
+    """Give the run its final status if every chunk is done (committed); returns the new
+    status, or None when chunks remain or the run had already finished."""
+    if unfinished_chunks(session, run_id):
+        return None
+    run = session.get(models.Run, run_id)
+    if run is None or run.status not in ACTIVE_RUN_STATUSES:
+        return None
+    counts = recount(session, run_id)
+    status = run_status(counts, broke=run.error is not None)
+    r = models.Run
+    finished = session.execute(
+        update(r)
+        .where(r.id == run_id, r.status.in_(ACTIVE_RUN_STATUSES))
+        .values(status=status, finished_at=models.utcnow())
+    ).rowcount  # type: ignore[attr-defined]
+    session.commit()
+    return status if finished else None
+
+
+def fail_run(session: Session, run_id: int, error: str) -> None:
+    """End an active run as `error` because it could not be executed (committed)."""
+    session.rollback()
+    r = models.Run
+    session.execute(
+        update(r)
+        .where(r.id == run_id, r.status.in_(ACTIVE_RUN_STATUSES))
+        .values(status="error", error=error, finished_at=models.utcnow())
+    )
+    recount(session, run_id)
+    session.commit()
+
+
+def cancel_run(session: Session, run_id: int) -> bool:
+    """Cancel a queued or running run (not committed): its queued chunks are cancelled, a
+    chunk being checked stops before its next theorem, and every result recorded stays.
+    False when the run had already finished."""
+    r, t = models.Run, models.RunTask
+    now = models.utcnow()
+    cancelled = session.execute(
+        update(r)
+        .where(r.id == run_id, r.status.in_(ACTIVE_RUN_STATUSES))
+        .values(status="cancelled", finished_at=now)
+    ).rowcount  # type: ignore[attr-defined]
+    if cancelled:
+        session.execute(
+            update(t)
+            .where(t.run_id == run_id, t.status == "queued")
+            .values(status="cancelled", finished_at=now)
+        )
+        recount(session, run_id)
+    return bool(cancelled)
+
+
+# --- reconciling ------------------------------------------------------------------------
+
+
+def reconcile(
+    session: Session,
+    *,
+    dispatch: Callable[[int], None],
+    stale_after_s: float,
+    queue_empty: Callable[[], bool],
+) -> dict[str, list[int]]:
+    """Dispatch again what was lost, finish runs whose chunks are all done (committed).
+
+    A running chunk whose heartbeat is older than `stale_after_s` lost its process: it is
+    queued and dispatched again (the theorem it was on counts one loss). A queued chunk of
+    an active run dispatched more than `stale_after_s` ago (or never) is dispatched again
+    when `queue_empty()` says its queue holds no message: the broker lost it.
+    """
+    t, r = models.RunTask, models.Run
+    now = models.utcnow()
+    stale = now - timedelta(seconds=stale_after_s)
+    active = select(r.id).where(r.status.in_(ACTIVE_RUN_STATUSES))
+    silent = list(
+        session.scalars(
+            select(t.id).where(
+                t.status == "running",
+                t.run_id.in_(active),
+                or_(t.heartbeat_at.is_(None), t.heartbeat_at < stale),
+            )
+        )
+    )
+    if silent:
+        session.execute(update(t).where(t.id.in_(silent)).values(status="queued"))
+    waiting = list(
+        session.scalars(
+            select(t.id).where(
+                t.status == "queued",
+                t.run_id.in_(active),
+                t.id.not_in(silent) if silent else true(),
+                or_(t.dispatched_at.is_(None), t.dispatched_at < stale),
+            )
+        )
+    )
+    lost = waiting if waiting and queue_empty() else []
+    redispatch = silent + lost
+    if redispatch:
+        session.execute(update(t).where(t.id.in_(redispatch)).values(dispatched_at=now))
+    session.commit()
+    for chunk_id in redispatch:
+        dispatch(chunk_id)
+    finished = []
+    pending = case((t.status.in_(("queued", "running")), 1), else_=0)
+    candidates = session.execute(
+        select(r.id)
+        .outerjoin(t, t.run_id == r.id)
+        .where(r.status.in_(ACTIVE_RUN_STATUSES), r.trigger != "cli")
+        .group_by(r.id)
+        .having(func.coalesce(func.sum(pending), 0) == 0)
+    ).scalars()
+    for run_id in list(candidates):
+        if finish_run(session, run_id) is not None:
+            finished.append(run_id)
+    if redispatch or finished:
+        log.info("reconciled: dispatched %s again, finished runs %s", redispatch, finished)
+    return {"silent": silent, "lost": lost, "finished": finished}

@@ -1,0 +1,66 @@
+"""A process's warm checking state: the checkers loaded once, the environment rebuilt only
+when the declarations changed.
+
+Tasks come and go; the process that executes them keeps JAX, its compiled programs and
+the environment over every live declaration between them. Before each chunk the
+declarations' fingerprint (how many there are, the newest revision, the newest change,
+how many are removed) is read; an ingestion since the last chunk rebuilds the
+environment, anything else reuses it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import case, func, select
+from sqlalchemy.orm import Session
+
+from app import models
+from app.services.parallel import check_one
+from app.services.selection import CheckParams
+
+__all__ = ["WarmChecker", "declarations_fingerprint"]
+
+
+def declarations_fingerprint(session: Session) -> tuple[Any, ...]:
+    """Changes whenever a declaration is added, revised or removed."""
+    d, r = models.Declaration, models.DeclarationRevision
+    row = session.execute(
+        select(
+            func.count(d.id),
+            func.max(d.updated_at),
+            func.sum(case((d.removed.is_(True), 1), else_=0)),
+        )
+    ).one()
+    newest = session.scalar(select(func.max(r.id)))
+    return (*row, newest)
+
+
+class WarmChecker:
+    """`check(session, name, params)`: one theorem's result payload, in the environment of
+    the declarations as they are now (rebuilt only when they changed)."""
+
+    def __init__(self, load_backend: Callable[[], Any], build_environment: Callable[..., Any]):
+        self._load_backend = load_backend
+        self._build_environment = build_environment
+        self._lock = threading.Lock()
+        self._backend: Any = None
+        self._env: Any = None
+        self._fingerprint: tuple[Any, ...] | None = None
+
+    def environment(self, session: Session) -> tuple[Any, Any]:
+        with self._lock:
+            if self._backend is None:
+                self._backend = self._load_backend()
+            fingerprint = declarations_fingerprint(session)
+            if self._env is None or fingerprint != self._fingerprint:
+                self._env = self._build_environment(session, self._backend)
+                self._fingerprint = fingerprint
+            session.commit()
+            return self._backend, self._env
+
+    def __call__(self, session: Session, name: str, params: CheckParams) -> dict[str, Any]:
+        backend, env = self.environment(session)
+        return check_one(backend, env, name, params)

@@ -159,8 +159,9 @@ class _Chunk:
 
 
 def _load(session: Session, chunk_id: int) -> tuple[_Chunk, models.Run] | None:
+    """The chunk and its run; None when there is nothing left to do (unknown, or finished)."""
     chunk = session.get(models.RunTask, chunk_id)
-    if chunk is None:
+    if chunk is None or chunk.status in ("done", "cancelled"):
         return None
     run = session.get(models.Run, chunk.run_id)
     if run is None:
@@ -190,7 +191,7 @@ def execute_chunk(
         if loaded is None:
             return "skipped"
         chunk, run = loaded
-        if run.status not in ACTIVE_RUN_STATUSES:
+        if run.status not in ACTIVE_RUN_STATUSES:  # the run was cancelled (or failed)
             _set_chunk(session, chunk_id, status="cancelled", finished=True)
             return "cancelled"
         if not _claim(session, chunk_id, worker, limits):

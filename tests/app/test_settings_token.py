@@ -130,3 +130,24 @@ def test_compare_tokens_when_presented() -> None:
     assert not token_matches(GOOD_TOKEN[:-1] + "x", GOOD_TOKEN)
     assert not token_matches(None, GOOD_TOKEN)
     assert not token_matches("", GOOD_TOKEN)
+
+
+def test_worker_settings_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PROOFBRIDGE_CHECKER_MODULES", "team.checkers, team.more ,")
+    monkeypatch.setenv("PROOFBRIDGE_CHECK_QUEUE", "gpu")
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert settings.checker_modules == ["team.checkers", "team.more"]
+    assert settings.check_queue == "gpu"
+
+
+@pytest.mark.parametrize(
+    "values, message",
+    [
+        ({"check_soft_timeout_s": 10, "check_hard_timeout_s": 10}, "must be above"),
+        ({"heartbeat_s": 5, "stale_after_s": 9}, "above twice"),
+        ({"check_queue": "light"}, "check_queue"),
+    ],
+)
+def test_refuse_worker_limits_that_contradict(values: dict[str, object], message: str) -> None:
+    with pytest.raises(ValidationError, match=message):
+        Settings(_env_file=None, **values)  # type: ignore[call-arg,arg-type]

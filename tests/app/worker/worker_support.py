@@ -59,7 +59,10 @@ class RedisServer:
 
     def __init__(self, workdir: Path) -> None:
         if shutil.which("redis-server") is None:
-            pytest.fail("redis-server is not installed: the worker tests need it")
+            message = "redis-server is not installed: the worker fault tests need one"
+            if os.environ.get("CI"):
+                pytest.fail(f"{message}; CI is set, so they must run")
+            pytest.skip(message)
         self.port = free_port()
         self.workdir = workdir
         self.url = f"redis://127.0.0.1:{self.port}/0"

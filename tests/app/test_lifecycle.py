@@ -1,0 +1,269 @@
+"""Chunked runs on SQLite and PostgreSQL: planning, executing a chunk (skipping what is
+recorded, surviving lost attempts, time limits, cancellation), finishing, cancelling and
+reconciling. A check function stands in for the checkers (no JAX); the database, the
+recording and the bookkeeping are the real ones."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from db_support import batch, document, theorem
+from sqlalchemy import Engine, select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from app import models
+from app.services.checks import CheckParams, create_run
+from app.services.execution import Limits, execute_chunk
+from app.services.ingest import ingest_batch
+from app.services.lifecycle import cancel_run, finish_run, plan_run, reconcile, run_status
+
+NAMES = [f"Proofs.t{k}" for k in range(5)]
+LIMITS = Limits(soft_s=None, hard_s=None, heartbeat_s=0.2, stale_after_s=5.0, max_attempts=3)
+
+
+def _payload(name: str, status: str = "pass") -> dict[str, Any]:
+    return {"name": name, "status": status, "checker": "registered", "trials": 1, "seed": 0}
+
+
+class Checks:
+    """Records what it was asked to check; `outcomes` says a status per name."""
+
+    def __init__(self, outcomes: dict[str, str] | None = None, hang: frozenset[str] = frozenset()):
+        self.outcomes = outcomes or {}
+        self.hang = set(hang)
+        self.calls: list[str] = []
+
+    def __call__(self, session: Session, name: str, params: CheckParams) -> dict[str, Any]:
+        self.calls.append(name)
+        while name in self.hang:
+            sum(range(1000))
+        return _payload(name, self.outcomes.get(name, "pass"))
+
+
+@pytest.fixture
+def make(engine: Engine) -> sessionmaker[Session]:
+    return sessionmaker(bind=engine, expire_on_commit=False)
+
+
+def _run(make: sessionmaker[Session], chunk_size: int = 2) -> tuple[int, list[int]]:
+    with make() as session:
+        ingest_batch(session, batch=batch(document("Proofs/A.lean", [theorem(n) for n in NAMES])))
+        run = create_run(session, params=CheckParams(trials=1), trigger="api")
+        chunks = plan_run(session, run, chunk_size=chunk_size)
+        session.commit()
+        return run.id, [c.id for c in chunks]
+
+
+def _get(make: sessionmaker[Session], model: Any, ident: int) -> Any:
+    with make() as session:
+        return session.get(model, ident)
+
+
+def _results(make: sessionmaker[Session], run_id: int) -> dict[str, models.Result]:
+    with make() as session:
+        res = models.Result
+        return {r.name: r for r in session.scalars(select(res).where(res.run_id == run_id))}
+
+
+def _execute(make: sessionmaker[Session], chunk_id: int, check: Any, **kw: Any) -> str:
+    return execute_chunk(make, chunk_id, check=check, worker="w1@host", limits=LIMITS, **kw)
+
+
+def test_run_status_names_the_worst_result() -> None:
+    assert run_status({"pass": 3, "unsupported": 2}) == "passed"
+    assert run_status({"pass": 3, "error": 1}) == "error"
+    assert run_status({"fail": 1, "error": 1}) == "failed"
+    assert run_status({}) == "passed"
+    assert run_status({"pass": 1}, broke=True) == "error"
+
+
+def test_plan_splits_the_selection_in_order(make: sessionmaker[Session]) -> None:
+    run_id, chunks = _run(make)
+    assert [_get(make, models.RunTask, c).names for c in chunks] == [
+        NAMES[:2],
+        NAMES[2:4],
+        NAMES[4:],
+    ]
+
+
+def test_chunks_record_each_theorem_once_and_the_last_finishes_the_run(
+    make: sessionmaker[Session],
+) -> None:
+    run_id, chunks = _run(make)
+    check = Checks({"Proofs.t3": "fail"})
+    assert [_execute(make, c, check) for c in chunks] == ["done", "done", "done"]
+    assert _execute(make, chunks[0], check) == "skipped"  # a redelivered task does nothing
+    assert check.calls == NAMES
+    results = _results(make, run_id)
+    assert {n: r.status for n, r in results.items()}["Proofs.t3"] == "fail"
+    assert {r.worker for r in results.values()} == {"w1@host"}
+    run = _get(make, models.Run, run_id)
+    assert (run.status, run.completed, run.passed, run.failed) == ("failed", 5, 4, 1)
+
+
+def test_a_chunk_held_by_a_live_attempt_is_left_alone_and_taken_over_once_silent(
+    make: sessionmaker[Session],
+) -> None:
+    run_id, chunks = _run(make)
+    now = models.utcnow()
+    with make() as session:
+        session.execute(
+            update(models.RunTask)
+            .where(models.RunTask.id == chunks[0])
+            .values(status="running", attempts=1, heartbeat_at=now, current=NAMES[0], losses=0)
+        )
+        session.commit()
+    check = Checks()
+    assert _execute(make, chunks[0], check) == "busy"
+    assert check.calls == []
+    with make() as session:
+        session.execute(
+            update(models.RunTask)
+            .where(models.RunTask.id == chunks[0])
+            .values(heartbeat_at=now - timedelta(seconds=60))
+        )
+        session.commit()
+    assert _execute(make, chunks[0], check) == "done"
+    # the theorem the lost attempt was on is checked again, once
+    assert check.calls == NAMES[:2]
+    assert _get(make, models.RunTask, chunks[0]).attempts == 2
+
+
+def test_a_theorem_two_lost_attempts_were_on_ends_in_error(make: sessionmaker[Session]) -> None:
+    run_id, chunks = _run(make)
+    with make() as session:
+        session.execute(
+            update(models.RunTask)
+            .where(models.RunTask.id == chunks[0])
+            .values(attempts=2, current=NAMES[0], losses=1)
+        )
+        session.commit()
+    check = Checks()
+    assert _execute(make, chunks[0], check) == "done"
+    assert check.calls == [NAMES[1]]
+    lost = _results(make, run_id)[NAMES[0]]
+    assert (lost.status, lost.reason) == (
+        "error",
+        "not checked: its worker process was lost twice while checking it "
+        "(killed, or out of memory)",
+    )
+
+
+def test_a_chunk_past_its_attempts_records_what_is_unchecked_as_error(
+    make: sessionmaker[Session],
+) -> None:
+    run_id, chunks = _run(make)
+    with make() as session:
+        session.execute(
+            update(models.RunTask).where(models.RunTask.id == chunks[1]).values(attempts=3)
+        )
+        session.commit()
+    check = Checks()
+    assert _execute(make, chunks[1], check) == "done"
+    assert check.calls == []
+    results = _results(make, run_id)
+    assert {results[n].status for n in NAMES[2:4]} == {"error"}
+    assert results[NAMES[2]].reason == (
+        "not checked: its task was attempted 3 times without finishing (its workers were lost)"
+    )
+
+
+def test_a_check_past_the_soft_limit_ends_in_timeout_and_the_chunk_goes_on(
+    make: sessionmaker[Session],
+) -> None:
+    run_id, chunks = _run(make)
+    check = Checks(hang={NAMES[0]})
+    limits = Limits(soft_s=0.5, heartbeat_s=0.2, stale_after_s=5.0)
+    start = time.monotonic()
+    outcome = execute_chunk(make, chunks[0], check=check, worker="w", limits=limits)
+    assert outcome == "done"
+    assert time.monotonic() - start < 5
+    results = _results(make, run_id)
+    assert (results[NAMES[0]].status, results[NAMES[0]].reason) == (
+        "error",
+        "timeout: the check ran past its soft time limit of 0.5 s",
+    )
+    assert results[NAMES[1]].status == "pass"
+
+
+def test_cancel_stops_before_the_next_theorem_and_keeps_results(
+    make: sessionmaker[Session],
+) -> None:
+    run_id, chunks = _run(make, chunk_size=5)
+    calls: list[str] = []
+
+    def check(session: Session, name: str, params: CheckParams) -> dict[str, Any]:
+        calls.append(name)
+        if len(calls) == 2:
+            with make() as other:
+                assert cancel_run(other, run_id)
+                other.commit()
+        return _payload(name)
+
+    assert _execute(make, chunks[0], check) == "cancelled"
+    assert calls == NAMES[:2]
+    assert sorted(_results(make, run_id)) == NAMES[:2]
+    run = _get(make, models.Run, run_id)
+    assert (run.status, run.completed) == ("cancelled", 2)
+    assert _get(make, models.RunTask, chunks[0]).status == "cancelled"
+    with make() as session:
+        assert not cancel_run(session, run_id)  # already finished
+
+
+def test_should_stop_queues_the_chunk_again(make: sessionmaker[Session]) -> None:
+    run_id, chunks = _run(make)
+    check = Checks()
+    assert _execute(make, chunks[0], check, should_stop=lambda: bool(check.calls)) == "stopped"
+    chunk = _get(make, models.RunTask, chunks[0])
+    assert (chunk.status, chunk.current) == ("queued", None)
+    assert _execute(make, chunks[0], check) == "done"
+    assert check.calls == NAMES[:2]
+
+
+def test_reconcile_dispatches_silent_and_lost_chunks_and_finishes_runs(
+    make: sessionmaker[Session],
+) -> None:
+    run_id, chunks = _run(make)
+    old = models.utcnow() - timedelta(seconds=60)
+    t = models.RunTask
+    with make() as session:
+        session.execute(
+            update(t).where(t.id == chunks[0]).values(status="running", heartbeat_at=old)
+        )
+        session.execute(update(t).where(t.id == chunks[1]).values(dispatched_at=old))
+        session.execute(update(t).where(t.id == chunks[2]).values(dispatched_at=models.utcnow()))
+        session.commit()
+    sent: list[int] = []
+    with make() as session:
+        done = reconcile(session, dispatch=sent.append, stale_after_s=5, queue_empty=lambda: False)
+    # the queue holds messages: the queued chunk's may be among them
+    assert (done["silent"], done["lost"], sent) == ([chunks[0]], [], [chunks[0]])
+    assert _get(make, t, chunks[0]).status == "queued"
+    with make() as session:
+        session.execute(update(t).where(t.id == chunks[0]).values(dispatched_at=old))
+        session.commit()
+    sent.clear()
+    with make() as session:
+        done = reconcile(session, dispatch=sent.append, stale_after_s=5, queue_empty=lambda: True)
+    # an empty queue: the message of each chunk dispatched long ago was lost (not chunk 2's)
+    assert sorted(sent) == sorted(chunks[:2])
+    for c in chunks:
+        _execute(make, c, Checks())
+    with make() as session:
+        session.execute(update(models.Run).where(models.Run.id == run_id).values(status="running"))
+        session.commit()
+    with make() as session:
+        done = reconcile(session, dispatch=sent.append, stale_after_s=5, queue_empty=lambda: True)
+    assert done["finished"] == [run_id]
+    assert _get(make, models.Run, run_id).status == "passed"
+
+
+def test_finish_waits_for_every_chunk(make: sessionmaker[Session]) -> None:
+    run_id, chunks = _run(make)
+    _execute(make, chunks[0], Checks())
+    with make() as session:
+        assert finish_run(session, run_id) is None
+    assert _get(make, models.Run, run_id).status == "running"

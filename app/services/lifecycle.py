@@ -23,6 +23,7 @@ from app.services.recording import count_results
 __all__ = [
     "ACTIVE_RUN_STATUSES",
     "cancel_run",
+    "ensure_planned",
     "fail_run",
     "finish_run",
     "plan_run",
@@ -65,6 +66,21 @@ def plan_run(session: Session, run: models.Run, *, chunk_size: int) -> list[mode
     return chunks
 
 
+def ensure_planned(session: Session, run_id: int, *, chunk_size: int) -> bool:
+    """Plan an active run that has no chunks yet (committed): a run queued through the API
+    before runs were chunked. True when it planned one."""
+    run = session.get(models.Run, run_id)
+    if run is None or run.status not in ACTIVE_RUN_STATUSES or run.trigger == "cli":
+        return False
+    t = models.RunTask
+    if run.total == 0 or session.scalar(select(func.count()).where(t.run_id == run_id)):
+        return False
+    plan_run(session, run, chunk_size=chunk_size)
+    session.commit()
+    log.info("run %s had no chunks: planned %s", run_id, -(-run.total // chunk_size))
+    return True
+
+
 def unfinished_chunks(session: Session, run_id: int) -> list[int]:
     """Ids of the run's chunks not yet done or cancelled, in order."""
     t = models.RunTask
@@ -104,6 +120,9 @@ def finish_run(session: Session, run_id: int) -> str | None:
     run = session.get(models.Run, run_id)
     if run is None or run.status not in ACTIVE_RUN_STATUSES:
         return None
+    t = models.RunTask
+    if run.total and not session.scalar(select(func.count()).where(t.run_id == run_id)):
+        return None  # never planned: nothing was checked yet
     counts = recount(session, run_id)
     status = run_status(counts, broke=run.error is not None)
     r = models.Run
@@ -159,15 +178,27 @@ def reconcile(
     dispatch: Callable[[int], None],
     stale_after_s: float,
     queue_empty: Callable[[], bool],
+    chunk_size: int,
 ) -> dict[str, list[int]]:
     """Dispatch again what was lost, finish runs whose chunks are all done (committed).
 
     A running chunk whose heartbeat is older than `stale_after_s` lost its process: it is
     queued and dispatched again (the theorem it was on counts one loss). A queued chunk of
     an active run dispatched more than `stale_after_s` ago (or never) is dispatched again
-    when `queue_empty()` says its queue holds no message: the broker lost it.
+    when `queue_empty()` says its queue holds no message: the broker lost it. An active
+    run that was never split into chunks (queued before runs were) is planned first.
     """
     t, r = models.RunTask, models.Run
+    unplanned = session.scalars(
+        select(r.id).where(
+            r.status.in_(ACTIVE_RUN_STATUSES),
+            r.trigger != "cli",
+            r.total > 0,
+            r.id.not_in(select(t.run_id)),
+        )
+    )
+    for run_id in list(unplanned):
+        ensure_planned(session, run_id, chunk_size=chunk_size)
     now = models.utcnow()
     stale = now - timedelta(seconds=stale_after_s)
     active = select(r.id).where(r.status.in_(ACTIVE_RUN_STATUSES))

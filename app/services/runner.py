@@ -25,7 +25,13 @@ from app import models
 from app.db import get_sessionmaker
 from app.services.checks import build_environment, load_backend
 from app.services.execution import Limits, execute_chunk, worker_name
-from app.services.lifecycle import ACTIVE_RUN_STATUSES, fail_run, finish_run, unfinished_chunks
+from app.services.lifecycle import (
+    ACTIVE_RUN_STATUSES,
+    ensure_planned,
+    fail_run,
+    finish_run,
+    unfinished_chunks,
+)
 from app.services.warm import WarmChecker
 from app.settings import get_settings
 
@@ -46,7 +52,9 @@ class InProcessRunner:
     ) -> None:
         self._url = database_url
         self._on_result = on_result
-        self._limits = limits or Limits.from_settings(get_settings(), hard=False)
+        settings = get_settings()
+        self._limits = limits or Limits.from_settings(settings, hard=False)
+        self._chunk_size = settings.chunk_size
         self._checker = WarmChecker(
             (lambda: backend) if backend is not None else load_backend, build_environment
         )
@@ -67,13 +75,17 @@ class InProcessRunner:
         except RuntimeError:  # shut down between the check and the call
             return None
 
+    def warm_up(self) -> Future[float]:
+        """Load the checkers and the environment on the runner's thread, ahead of the first
+        run (which would otherwise load them); the future gives the seconds it took."""
+        return self._executor.submit(self._checker.warm_up, self._sessions())
+
     def resume(self) -> list[int]:
-        """Submit the runs left queued or running with chunks to check (for example by a
-        previous shutdown)."""
-        r, t = models.Run, models.RunTask
+        """Submit the runs of the API left queued or running (for example by a previous
+        shutdown)."""
+        r = models.Run
         with self._sessions()() as session:
-            pending = select(t.run_id).where(t.status.in_(("queued", "running")))
-            stmt = select(r.id).where(r.status.in_(ACTIVE_RUN_STATUSES), r.id.in_(pending))
+            stmt = select(r.id).where(r.status.in_(ACTIVE_RUN_STATUSES), r.trigger != "cli")
             ids = list(session.scalars(stmt.order_by(r.id)))
         for run_id in ids:
             self.submit(run_id)
@@ -88,6 +100,7 @@ class InProcessRunner:
         make_session = self._sessions()
         try:
             with make_session() as session:
+                ensure_planned(session, run_id, chunk_size=self._chunk_size)
                 chunks = unfinished_chunks(session, run_id)
             for chunk_id in chunks:
                 outcome = self._execute_chunk(make_session, chunk_id)

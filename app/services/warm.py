@@ -11,6 +11,7 @@ environment, anything else reuses it.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -60,6 +61,14 @@ class WarmChecker:
                 self._fingerprint = fingerprint
             session.commit()
             return self._backend, self._env
+
+    def warm_up(self, make_session: Callable[[], Session]) -> float:
+        """Load the checkers and the environment now (before the first check needs them);
+        returns the seconds it took."""
+        start = time.perf_counter()
+        with make_session() as session:
+            self.environment(session)
+        return time.perf_counter() - start
 
     def __call__(self, session: Session, name: str, params: CheckParams) -> dict[str, Any]:
         backend, env = self.environment(session)

@@ -5,8 +5,10 @@ is present). Its pool processes are forked before any of them imports JAX; each 
 parent's database connections alone (`db.after_fork`). On a GPU machine each pool process
 gets one GPU (`CUDA_VISIBLE_DEVICES`), the concurrency defaults to the number of GPUs,
 and JAX does not pre-allocate the GPU's memory (`XLA_PYTHON_CLIENT_PREALLOCATE=false`).
-A worker that consumes `light` also reconciles every `PROOFBRIDGE_RECONCILE_INTERVAL_S`
-seconds, on a thread of its main process.
+Each pool process loads the checkers (JAX) and the declarations as soon as it starts, on
+a thread of its own, so that its first task does not wait for them. A worker that consumes
+`light` also reconciles every `PROOFBRIDGE_RECONCILE_INTERVAL_S` seconds, on a thread of
+its main process.
 """
 
 from __future__ import annotations
@@ -23,13 +25,14 @@ from celery import Celery, signals
 
 from app.settings import Settings, get_settings
 from app.worker.config import LIGHT_QUEUE, celery_config
-from app.worker.tasks import reconcile_once, register_tasks
+from app.worker.tasks import reconcile_once, register_tasks, warm_up
 
 __all__ = ["create_celery", "default_queues", "gpu_ids", "run_worker"]
 
 log = logging.getLogger("proofbridge.worker")
 
 GPU_IDS_VARIABLE = "PROOFBRIDGE_WORKER_GPU_IDS"
+WARM_UP_VARIABLE = "PROOFBRIDGE_WORKER_WARM_UP"
 
 
 def create_celery(settings: Settings | None = None) -> Celery:
@@ -79,6 +82,9 @@ def _init_pool_process(**_: Any) -> None:
     if gpus:
         index = getattr(current_process(), "index", 0) or 0
         os.environ["CUDA_VISIBLE_DEVICES"] = gpus[index % len(gpus)]
+    if os.environ.get(WARM_UP_VARIABLE, "1") != "0":
+        # beside the pool's start-up, which has a few seconds only: the first task waits
+        threading.Thread(target=warm_up, name="proofbridge-warm-up", daemon=True).start()
 
 
 class _Reconciler:

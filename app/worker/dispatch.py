@@ -21,9 +21,22 @@ from app.services.lifecycle import finish_run, unfinished_chunks
 from app.settings import Settings
 from app.worker.config import CHECK_QUEUES, CHECK_TASK
 
-__all__ = ["CeleryDispatcher"]
+__all__ = ["CeleryDispatcher", "halves_interleaved"]
 
 log = logging.getLogger("proofbridge.worker")
+
+
+def halves_interleaved(chunks: list[int]) -> list[int]:
+    """The chunks in the order c1, c(h+1), c2, c(h+2), ... (h: half of them): two workers
+    taking messages in turn then walk the two halves of the selection, each through
+    theorems of neighbouring modules, which share definitions and so compiled programs."""
+    half = (len(chunks) + 1) // 2
+    order = []
+    for a, b in zip(chunks[:half], chunks[half:] + [None] * half, strict=False):
+        order.append(a)
+        if b is not None:
+            order.append(b)
+    return order
 
 
 class CeleryDispatcher:
@@ -47,7 +60,7 @@ class CeleryDispatcher:
             session.execute(update(t).where(t.id.in_(chunks)).values(dispatched_at=models.utcnow()))
             session.commit()
         sent = []
-        for chunk_id in chunks:
+        for chunk_id in halves_interleaved(chunks):
             try:
                 self.send_chunk(chunk_id)
             except Exception as exc:  # the broker is down: the reconciler sends it later

@@ -238,7 +238,9 @@ def test_reconcile_dispatches_silent_and_lost_chunks_and_finishes_runs(
         session.commit()
     sent: list[int] = []
     with make() as session:
-        done = reconcile(session, dispatch=sent.append, stale_after_s=5, queue_empty=lambda: False)
+        done = reconcile(
+            session, dispatch=sent.append, stale_after_s=5, queue_empty=lambda: False, chunk_size=2
+        )
     # the queue holds messages: the queued chunk's may be among them
     assert (done["silent"], done["lost"], sent) == ([chunks[0]], [], [chunks[0]])
     assert _get(make, t, chunks[0]).status == "queued"
@@ -247,7 +249,9 @@ def test_reconcile_dispatches_silent_and_lost_chunks_and_finishes_runs(
         session.commit()
     sent.clear()
     with make() as session:
-        done = reconcile(session, dispatch=sent.append, stale_after_s=5, queue_empty=lambda: True)
+        done = reconcile(
+            session, dispatch=sent.append, stale_after_s=5, queue_empty=lambda: True, chunk_size=2
+        )
     # an empty queue: the message of each chunk dispatched long ago was lost (not chunk 2's)
     assert sorted(sent) == sorted(chunks[:2])
     for c in chunks:
@@ -256,7 +260,9 @@ def test_reconcile_dispatches_silent_and_lost_chunks_and_finishes_runs(
         session.execute(update(models.Run).where(models.Run.id == run_id).values(status="running"))
         session.commit()
     with make() as session:
-        done = reconcile(session, dispatch=sent.append, stale_after_s=5, queue_empty=lambda: True)
+        done = reconcile(
+            session, dispatch=sent.append, stale_after_s=5, queue_empty=lambda: True, chunk_size=2
+        )
     assert done["finished"] == [run_id]
     assert _get(make, models.Run, run_id).status == "passed"
 
@@ -267,3 +273,30 @@ def test_finish_waits_for_every_chunk(make: sessionmaker[Session]) -> None:
     with make() as session:
         assert finish_run(session, run_id) is None
     assert _get(make, models.Run, run_id).status == "running"
+
+
+def test_a_run_queued_before_chunks_is_planned_never_passed_empty(
+    make: sessionmaker[Session],
+) -> None:
+    with make() as session:
+        ingest_batch(session, batch=batch(document("Proofs/A.lean", [theorem(n) for n in NAMES])))
+        run = create_run(session, params=CheckParams(trials=1), trigger="api")
+        session.commit()
+        run_id = run.id
+    with make() as session:
+        assert finish_run(session, run_id) is None  # nothing was checked: not "passed"
+    sent: list[int] = []
+    with make() as session:
+        reconcile(
+            session, dispatch=sent.append, stale_after_s=5, queue_empty=lambda: True, chunk_size=2
+        )
+    chunks = sorted(sent)
+    assert len(chunks) == 3
+    assert [_get(make, models.RunTask, c).names for c in chunks] == [
+        NAMES[:2],
+        NAMES[2:4],
+        NAMES[4:],
+    ]
+    for c in chunks:
+        _execute(make, c, Checks())
+    assert _get(make, models.Run, run_id).status == "passed"

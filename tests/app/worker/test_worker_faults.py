@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from fault_names import FAULTS_LEAN, OK, SLOW, SLOW_S
@@ -20,6 +21,7 @@ from worker_support import (
     AUTH,
     Database,
     RedisServer,
+    Server,
     Worker,
     api_settings,
     by_name,
@@ -130,19 +132,30 @@ def _exactly_one_result_each(cluster: Cluster, run_id: int, names: list[str]) ->
     return results
 
 
-def test_seed_page_run_completes_through_a_worker(workers: Cluster, seed_page: Path) -> None:
-    w = workers.worker("seed")
-    w.wait_ready()
-    listed = workers.client.get(f"{API}/theorems", params={"limit": 1000}).json()["data"]
-    names = sorted(t["name"] for t in listed if not t["name"].startswith("Faults."))
-    assert len(names) >= 20
-    run_id = workers.create_run(names, trials=16)
-    run = workers.wait_finished(run_id)
-    assert run["progress"] == {"done": len(names), "total": len(names)}
-    assert run["status"] == "passed", run
-    results = workers.client.get(f"{API}/runs/{run_id}/results").json()["data"]
-    assert {(r["worker"], r["device"]) for r in results} == {(w.name, "cpu")}
-    assert {r["status"] for r in results} == {"pass"}
+def test_seed_page_run_completes_through_a_worker_and_serve(workers: Cluster) -> None:
+    """`proofbridge serve` and `proofbridge worker` with the same settings."""
+    env = worker_env(workers.url, workers.redis.url, workers.workdir)
+    server = Server(env, workers.workdir / f"{unique('serve')}.log")
+    try:
+        w = workers.worker("seed")
+        server.wait_ready()
+        w.wait_ready()
+        with httpx.Client(base_url=server.base, timeout=30) as http:
+            listed = http.get(f"{API}/theorems", params={"limit": 1000}).json()["data"]
+            names = sorted(t["name"] for t in listed if not t["name"].startswith("Faults."))
+            assert len(names) >= 20
+            created = http.post(f"{API}/runs", json={"names": names, "trials": 16}, headers=AUTH)
+            assert created.status_code == 202, created.text
+            run_id = created.json()["id"]
+            run = workers.wait_finished(run_id)
+            assert run["progress"] == {"done": len(names), "total": len(names)}
+            assert run["status"] == "passed", run
+            results = http.get(f"{API}/runs/{run_id}/results").json()["data"]
+        assert len(results) == len(names)
+        assert {(r["worker"], r["device"]) for r in results} == {(w.name, "cpu")}
+        assert {r["status"] for r in results} == {"pass"}
+    finally:
+        server.stop()
 
 
 def test_sigkill_one_of_two_workers_mid_run_loses_nothing(workers: Cluster) -> None:

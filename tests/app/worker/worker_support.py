@@ -164,6 +164,45 @@ class Worker:
         return self.log.read_bytes()[-chars:].decode(errors="replace")
 
 
+class Server:
+    """`proofbridge serve` on a free port, in a process group of its own."""
+
+    def __init__(self, env: dict[str, str], log: Path) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self._out = log.open("wb")
+        self.log = log
+        self.proc = subprocess.Popen(
+            [str(PROOFBRIDGE), "serve", "--host", "127.0.0.1", "--port", str(self.port)],
+            env=env | {"PROOFBRIDGE_API_TOKEN": TOKEN},
+            cwd=REPO,
+            stdout=self._out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        import httpx
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"server exited: {self.log.read_text(errors='replace')}")
+            try:
+                if httpx.get(f"{self.base}{API}/healthz", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+        raise AssertionError(f"server not ready: {self.log.read_text(errors='replace')}")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            self.proc.wait(timeout=30)
+        self._out.close()
+
+
 def worker_env(database_url: str, broker_url: str, workdir: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PROOFBRIDGE_")}
     env.update(LIMITS)

@@ -15,15 +15,16 @@ A chunk attempted `max_attempts` times records what it has not checked as `error
 
 from __future__ import annotations
 
+import functools
 import logging
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from types import EllipsisType
-from typing import Any
+from typing import Any, Protocol
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import Integer, and_, bindparam, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app import models
@@ -40,7 +41,16 @@ LOST_TWICE = (
     "not checked: its worker process was lost twice while checking it (killed, or out of memory)"
 )
 
-Check = Callable[[Session, str, CheckParams], dict[str, Any]]
+
+class Check(Protocol):
+    """What checks a chunk's theorems: `prepare(session)` once before a chunk (for example
+    to reload what changed in the database), then one result payload per theorem."""
+
+    def prepare(self, session: Session) -> None: ...
+
+    def __call__(self, session: Session, name: str, params: CheckParams) -> dict[str, Any]: ...
+
+
 ResultCallback = Callable[[dict[str, Any]], None]
 
 
@@ -120,19 +130,23 @@ def _targets(session: Session, names: list[str]) -> dict[str, tuple[int, int]]:
     return {name: (decl_id, rev_id) for name, decl_id, rev_id in rows}
 
 
-def _add_to_counts(session: Session, run_id: int, status: str) -> None:
+# Statements run for every theorem are built once and bound at execution: building them
+# cost more than the database's work on them.
+_COUNTED = ("passed", "failed", "errored", "unsupported")
+_STATUS_COUNTER = {"pass": "passed", "fail": "failed", "error": "errored"}
+
+
+@functools.cache
+def _add_to_counts_statement() -> Any:
     r = models.Run
-    session.execute(
-        update(r)
-        .where(r.id == run_id)
-        .values(
-            completed=r.completed + 1,
-            passed=r.passed + int(status == "pass"),
-            failed=r.failed + int(status == "fail"),
-            errored=r.errored + int(status == "error"),
-            unsupported=r.unsupported + int(status == "unsupported"),
-        )
-    )
+    counters = {c: getattr(r, c) + bindparam(c, type_=Integer) for c in _COUNTED}
+    return update(r).where(r.id == bindparam("run")).values(completed=r.completed + 1, **counters)
+
+
+def _add_to_counts(session: Session, run_id: int, status: str) -> None:
+    counter = _STATUS_COUNTER.get(status, "unsupported")
+    params = {c: int(c == counter) for c in _COUNTED}
+    session.execute(_add_to_counts_statement(), {"run": run_id, **params})
 
 
 def _error(name: str, params: CheckParams, reason: str) -> dict[str, Any]:
@@ -243,22 +257,16 @@ def _check_names(
             select(res.name).where(res.run_id == chunk.run_id, res.name.in_(chunk.names))
         )
     )
+    check.prepare(session)
     session.commit()
+    pending = [n for n in chunk.names if n not in recorded and n in targets]
     gave_up = chunk.attempts > limits.max_attempts
-    for name in chunk.names:
-        if name in recorded or name not in targets:
-            continue
-        if should_stop():
-            _set_chunk(session, chunk.id, status="queued", current=None, losses=0)
-            return "stopped"
-        if session.scalar(select(models.Run.status).where(models.Run.id == chunk.run_id)) not in (
-            ACTIVE_RUN_STATUSES
-        ):
-            _set_chunk(session, chunk.id, status="cancelled", current=None, finished=True)
-            recount(session, chunk.run_id)
-            session.commit()
-            return "cancelled"
-        losses = chunk.losses + 1 if chunk.current == name else 0
+    # One transaction per theorem: the previous theorem's result, then the mark of the
+    # next one (`current`: an attempt lost while checking it is charged to it).
+    state = _mark(session, chunk, pending[0] if pending else None, should_stop)
+    for k, name in enumerate(pending):
+        if state != "go":
+            return state
         if gave_up:
             payload = _error(
                 name,
@@ -266,17 +274,38 @@ def _check_names(
                 f"not checked: its task was attempted {chunk.attempts - 1} times without "
                 "finishing (its workers were lost)",
             )
-        elif losses >= 2:
+        elif chunk.losses >= 2:
             payload = _error(name, params, LOST_TWICE)
         else:
-            _set_chunk(session, chunk.id, current=name, losses=losses, heartbeat=True)
             payload = _timed_check(session, name, params, check, limits, watchdog)
-        element = _record(session, chunk, name, payload, worker, targets[name])
-        chunk.current, chunk.losses = None, 0
+        element = _record(session, chunk, name, payload, worker, targets[name], commit=False)
+        state = _mark(session, chunk, pending[k + 1] if k + 1 < len(pending) else None, should_stop)
         if on_result is not None:
             on_result(element)
-    _set_chunk(session, chunk.id, status="done", current=None, losses=0, finished=True)
-    return "done"
+    return state
+
+
+def _mark(
+    session: Session, chunk: _Chunk, name: str | None, should_stop: Callable[[], bool]
+) -> str:
+    """Mark `name` as the theorem being checked and commit: `go`; or, when there is none
+    left, the chunk done (`done`); when the runner stops, the chunk queued again
+    (`stopped`); when the run was cancelled, the chunk cancelled (`cancelled`)."""
+    if name is None:
+        _set_chunk(session, chunk.id, status="done", current=None, losses=0, finished=True)
+        return "done"
+    if should_stop():
+        _set_chunk(session, chunk.id, status="queued", current=None, losses=0)
+        return "stopped"
+    status = session.scalar(select(models.Run.status).where(models.Run.id == chunk.run_id))
+    if status not in ACTIVE_RUN_STATUSES:
+        recount(session, chunk.run_id)
+        _set_chunk(session, chunk.id, status="cancelled", current=None, finished=True)
+        return "cancelled"
+    chunk.losses = chunk.losses + 1 if chunk.current == name else 0
+    chunk.current = name
+    _set_chunk(session, chunk.id, current=name, losses=chunk.losses, heartbeat=True)
+    return "go"
 
 
 def _timed_check(
@@ -305,6 +334,8 @@ def _record(
     payload: dict[str, Any],
     worker: str,
     target: tuple[int, int] | None = None,
+    *,
+    commit: bool = True,
 ) -> dict[str, Any]:
     if target is None:
         target = _targets(session, [name])[name]
@@ -318,7 +349,8 @@ def _record(
         payload=payload,
     )
     _add_to_counts(session, chunk.run_id, payload["status"])
-    session.commit()
+    if commit:
+        session.commit()
     return payload | {"run_id": chunk.run_id, "result_id": result_id}
 
 
@@ -344,6 +376,15 @@ def _set_chunk(
         values["heartbeat_at"] = now
     if finished:
         values["finished_at"] = now
-    t = models.RunTask
-    session.execute(update(t).where(t.id == chunk_id).values(**values))
+    session.execute(_set_chunk_statement(tuple(values)), {"chunk": chunk_id, **values})
     session.commit()
+
+
+@functools.cache
+def _set_chunk_statement(columns: tuple[str, ...]) -> Any:
+    t = models.RunTask
+    return (
+        update(t)
+        .where(t.id == bindparam("chunk"))
+        .values({c: bindparam(c, type_=t.__table__.c[c].type) for c in columns})
+    )

@@ -3,6 +3,7 @@ counterexample, and the theorem's dependencies with their revision hashes at tha
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -66,12 +67,22 @@ def count_results(session: Session, run_id: int) -> dict[str, int]:
     return {status: int(n) for status, n in session.execute(stmt).all()}
 
 
+@functools.cache
+def _upsert_statement(
+    dialect: str, table: Any, columns: tuple[str, ...], keys: tuple[str, ...]
+) -> Any:
+    # built once per shape, the values bound at execution: building a 30-column statement
+    # per result cost more than the database's work on it
+    ins = postgresql.insert(table) if dialect == "postgresql" else sqlite.insert(table)
+    changes = {c: ins.excluded[c] for c in columns if c not in keys and c != "created_at"}
+    stmt = ins.on_conflict_do_update(index_elements=list(keys), set_=changes)
+    return stmt.returning(table.c.id)
+
+
 def _upsert(session: Session, table: Any, row: dict[str, Any], keys: list[str]) -> int:
     dialect = session.get_bind().dialect.name
-    ins = postgresql.insert(table) if dialect == "postgresql" else sqlite.insert(table)
-    changes = {k: v for k, v in row.items() if k not in keys and k != "created_at"}
-    stmt = ins.values(**row).on_conflict_do_update(index_elements=keys, set_=changes)
-    return int(session.execute(stmt.returning(table.c.id)).scalar_one())
+    stmt = _upsert_statement(dialect, table, tuple(row), tuple(keys))
+    return int(session.execute(stmt, row).scalar_one())
 
 
 def record_result(

@@ -41,7 +41,8 @@ def declarations_fingerprint(session: Session) -> tuple[Any, ...]:
 
 class WarmChecker:
     """`check(session, name, params)`: one theorem's result payload, in the environment of
-    the declarations as they are now (rebuilt only when they changed)."""
+    the declarations as they were at the last `prepare` (before each chunk: rebuilt only
+    when they changed)."""
 
     def __init__(self, load_backend: Callable[[], Any], build_environment: Callable[..., Any]):
         self._load_backend = load_backend
@@ -70,6 +71,11 @@ class WarmChecker:
             self.environment(session)
         return time.perf_counter() - start
 
+    def prepare(self, session: Session) -> None:
+        """Before a chunk: rebuild the environment if the declarations changed."""
+        self.environment(session)
+
     def __call__(self, session: Session, name: str, params: CheckParams) -> dict[str, Any]:
-        backend, env = self.environment(session)
-        return check_one(backend, env, name, params)
+        if self._env is None:
+            self.environment(session)
+        return check_one(self._backend, self._env, name, params)

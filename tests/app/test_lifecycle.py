@@ -18,7 +18,15 @@ from app import models
 from app.services.checks import CheckParams, create_run
 from app.services.execution import Limits, execute_chunk
 from app.services.ingest import ingest_batch
-from app.services.lifecycle import cancel_run, finish_run, plan_run, reconcile, run_status
+from app.services.lifecycle import (
+    MAX_CHUNKS,
+    cancel_run,
+    chunk_length,
+    finish_run,
+    plan_run,
+    reconcile,
+    run_status,
+)
 
 NAMES = [f"Proofs.t{k}" for k in range(5)]
 LIMITS = Limits(soft_s=None, hard_s=None, heartbeat_s=0.2, stale_after_s=5.0, max_attempts=3)
@@ -35,6 +43,9 @@ class Checks:
         self.outcomes = outcomes or {}
         self.hang = set(hang)
         self.calls: list[str] = []
+
+    def prepare(self, session: Session) -> None:
+        self.prepared = getattr(self, "prepared", 0) + 1
 
     def __call__(self, session: Session, name: str, params: CheckParams) -> dict[str, Any]:
         self.calls.append(name)
@@ -87,6 +98,14 @@ def test_plan_splits_the_selection_in_order(make: sessionmaker[Session]) -> None
         NAMES[2:4],
         NAMES[4:],
     ]
+
+
+def test_a_large_run_gets_longer_chunks_not_more_than_max_chunks() -> None:
+    assert chunk_length(100, 8) == 8
+    assert chunk_length(MAX_CHUNKS * 8, 8) == 8
+    assert chunk_length(MAX_CHUNKS * 8 + 1, 8) == 9
+    assert chunk_length(7610, 8) == 30
+    assert -(-7610 // chunk_length(7610, 8)) <= MAX_CHUNKS
 
 
 def test_chunks_record_each_theorem_once_and_the_last_finishes_the_run(
@@ -193,16 +212,17 @@ def test_cancel_stops_before_the_next_theorem_and_keeps_results(
     make: sessionmaker[Session],
 ) -> None:
     run_id, chunks = _run(make, chunk_size=5)
-    calls: list[str] = []
 
-    def check(session: Session, name: str, params: CheckParams) -> dict[str, Any]:
-        calls.append(name)
-        if len(calls) == 2:
-            with make() as other:
-                assert cancel_run(other, run_id)
-                other.commit()
-        return _payload(name)
+    class CancelSecond(Checks):
+        def __call__(self, session: Session, name: str, params: CheckParams) -> dict[str, Any]:
+            if len(self.calls) == 1:
+                with make() as other:
+                    assert cancel_run(other, run_id)
+                    other.commit()
+            return super().__call__(session, name, params)
 
+    check = CancelSecond()
+    calls = check.calls
     assert _execute(make, chunks[0], check) == "cancelled"
     assert calls == NAMES[:2]
     assert sorted(_results(make, run_id)) == NAMES[:2]

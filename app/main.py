@@ -66,8 +66,9 @@ def _dispatcher(app: FastAPI) -> Any:
 def _runner(app: FastAPI) -> InProcessRunner:
     runner = app.state.runner
     if runner is None:  # used without being started (no lifespan): start the worker now
+        settings = app_settings(app)
         runner = InProcessRunner(
-            app_settings(app).database_url, on_result=app.state.metrics.record_result
+            settings.database_url, on_result=app.state.metrics.record_result, settings=settings
         )
         app.state.runner = runner
     return runner

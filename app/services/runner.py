@@ -33,7 +33,7 @@ from app.services.lifecycle import (
     unfinished_chunks,
 )
 from app.services.warm import WarmChecker
-from app.settings import get_settings
+from app.settings import Settings, get_settings
 
 __all__ = ["API_TRIGGER", "InProcessRunner"]
 
@@ -49,10 +49,11 @@ class InProcessRunner:
         on_result: Callable[[dict[str, Any]], None] | None = None,
         backend: Any = None,
         limits: Limits | None = None,
+        settings: Settings | None = None,
     ) -> None:
         self._url = database_url
         self._on_result = on_result
-        settings = get_settings()
+        settings = settings or get_settings()
         self._limits = limits or Limits.from_settings(settings, hard=False)
         self._chunk_size = settings.chunk_size
         self._checker = WarmChecker(

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable, Mapping
 from datetime import timedelta
 
-from sqlalchemy import case, func, or_, select, true, update
+from sqlalchemy import case, func, or_, select, text, true, update
 from sqlalchemy.orm import Session
 
 from app import models
@@ -39,6 +39,7 @@ log = logging.getLogger("proofbridge.worker")
 
 ACTIVE_RUN_STATUSES = ("queued", "running")
 MAX_CHUNKS = 256
+ANALYZE_RESULTS_FROM = 1000
 
 
 def run_status(counts: Mapping[str, int], *, broke: bool = False) -> str:
@@ -144,6 +145,14 @@ def finish_run(session: Session, run_id: int) -> str | None:
         .values(status=status, finished_at=models.utcnow())
     ).rowcount  # type: ignore[attr-defined]
     session.commit()
+    if (
+        finished
+        and run.total >= ANALYZE_RESULTS_FROM
+        and session.get_bind().dialect.name == ("postgresql")
+    ):
+        # a large run's results: refresh the planner's statistics (see ingest.refresh_...)
+        session.execute(text("ANALYZE results"))
+        session.commit()
     return status if finished else None
 
 

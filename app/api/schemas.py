@@ -15,7 +15,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from app.api.params import MAX_NAME_LENGTH, NO_NUL
+from app.api.params import COMMIT_PATTERN, MAX_NAME_LENGTH, NO_NUL
 from app.schemas import Dtype, IngestReportOut, LocationOut, ModuleSummary, RunOut
 
 __all__ = [
@@ -112,8 +112,6 @@ class RunCreate(BaseModel):
     changed_only: StrictBool = False
 
 
-# a commit SHA as `POST /ingest?commit=` takes it: 4 to 64 hexadecimal digits
-COMMIT_PATTERN = r"^[0-9a-fA-F]{4,64}$"
 RunStatus = Literal["queued", "running", "passed", "failed", "error", "cancelled"]
 
 

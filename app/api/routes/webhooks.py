@@ -22,7 +22,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, HTTPException, Request, Response, status
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
-from sqlalchemy import select
+from sqlalchemy import literal, or_, select
 from sqlalchemy.orm import Session
 
 from app import models
@@ -133,12 +133,26 @@ def _push_commit(payload: Any) -> str:
     return after.lower()
 
 
+def _read_delivery(settings: Settings, body: bytes, signature_header: str | None) -> Any:
+    """The payload of an authentic delivery (401, 403 or 422 otherwise)."""
+    _verify(settings, body, signature_header)
+    return _payload(body)
+
+
 @dataclass
 class _Handled:
     run: models.Run | None = None
     created: bool = False
     earlier: models.WebhookDelivery | None = None
     nothing: str | None = None
+    uploaded: bool = True  # documents were ingested at the push's commit
+
+
+def _uploaded_at(session: Session, commit: str) -> bool:
+    """Whether documents were ingested at `commit` (or at an abbreviation of it)."""
+    s = models.Source
+    match = or_(s.commit == commit, literal(commit).startswith(s.commit))
+    return session.scalar(select(s.id).where(s.commit.is_not(None), match).limit(1)) is not None
 
 
 def _handle(
@@ -169,12 +183,13 @@ def _handle(
 def _queue_push(
     session: Session, settings: Settings, delivery: str | None, commit: str
 ) -> _Handled:
+    uploaded = _uploaded_at(session, commit)
     try:
         changed = select_theorems(session, changed_only=True)
     except SelectionError as exc:  # nothing ingested yet
-        return _Handled(nothing=f"{exc}: nothing to run")
+        return _Handled(nothing=f"{exc}: nothing to run", uploaded=uploaded)
     if not changed:
-        return _Handled(nothing=NOTHING_CHANGED)
+        return _Handled(nothing=NOTHING_CHANGED, uploaded=uploaded)
     params = CheckParams(changed_only=True)
     key = f"{GITHUB_TRIGGER}:{delivery}" if delivery is not None else None
     try:
@@ -196,7 +211,14 @@ def _queue_push(
             commit=commit,
             locked=True,
         )
-    return _Handled(run=run, created=created)
+    return _Handled(run=run, created=created, uploaded=uploaded)
+
+
+def _not_uploaded(commit: str) -> str:
+    return (
+        f" (no documents were uploaded at commit {commit[:12]}: upload them with "
+        "POST /ingest?commit= before the push is delivered)"
+    )
 
 
 def _run_links(request: Request, run: models.Run) -> dict[str, Any]:
@@ -265,11 +287,11 @@ async def create_github_delivery(
     handled, is ignored (202, `ignored` says why). 401 without the right signature, 403
     while PROOFBRIDGE_WEBHOOK_SECRET is unset."""
     body = await request.body()
-    _verify(settings, body, x_hub_signature_256)
+    # hashing and parsing up to PROOFBRIDGE_MAX_UPLOAD_BYTES: off the event loop
+    payload = await run_in_threadpool(_read_delivery, settings, body, x_hub_signature_256)
     if not x_github_event:
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=MISSING_EVENT)
     event, delivery = x_github_event, x_github_delivery
-    payload = _payload(body)
     commit: str | None = None
     ignored: str | None = None
     if event == "push":
@@ -295,9 +317,10 @@ async def create_github_delivery(
     if event == "ping":
         response.status_code = status.HTTP_200_OK
         return GithubWebhookOut(**out, detail="pong: the webhook's signature is right")
+    note = "" if handled.uploaded or commit is None else _not_uploaded(commit)
     if handled.run is None:
         response.status_code = status.HTTP_200_OK
-        return GithubWebhookOut(**out, detail=handled.nothing or NOTHING_CHANGED)
+        return GithubWebhookOut(**out, detail=(handled.nothing or NOTHING_CHANGED) + note)
     if handled.created:
         announce_run(request, session, handled.run)
         out |= _run_links(request, handled.run)
@@ -305,7 +328,7 @@ async def create_github_delivery(
     return GithubWebhookOut(
         **out,
         detail=f"run {handled.run.id} queued: {handled.run.total} theorems changed since "
-        "they were last checked",
+        f"they were last checked{note}",
     )
 
 

@@ -6,6 +6,7 @@ theorem's checker used, so that what a changed definition makes stale is known."
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -121,6 +122,13 @@ def runs_by(database_url: str, trigger: str) -> int:
 
 
 # --- signatures ----------------------------------------------------------------------
+
+
+def test_sign_like_github_documents() -> None:
+    # the example of GitHub's "Validating webhook deliveries"
+    assert signature("It's a Secret to Everybody", b"Hello, World!") == (
+        "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17"
+    )
 
 
 def test_refuse_delivery_without_signature(hooks: TestClient) -> None:
@@ -323,6 +331,48 @@ def test_ignore_repeated_delivery(hooks: TestClient, database_url: str) -> None:
     assert body["ignored"] == f"delivery again was already handled (run {run_id})"
     assert body["run"] == run_id
     wait_for_run(hooks, run_id)
+    assert runs_by(database_url, "github") == 1
+
+
+def test_say_when_push_commit_was_not_uploaded(hooks: TestClient) -> None:
+    ingest_page(hooks, "x + x", FIRST[:7])  # an abbreviation of the pushed commit
+    known = deliver(hooks, push(FIRST), delivery="known")
+    assert known.status_code == 202
+    assert known.json()["detail"] == (
+        f"run {known.json()['run']} queued: 3 theorems changed since they were last checked"
+    )
+    wait_for_run(hooks, known.json()["run"])
+
+    unknown = deliver(hooks, push(SECOND), delivery="unknown")
+    assert unknown.status_code == 200
+    assert unknown.json()["detail"] == (
+        "no theorem changed since it was last checked: nothing to run (no documents were "
+        "uploaded at commit 2a2a2a2a2a2a: upload them with POST /ingest?commit= before the "
+        "push is delivered)"
+    )
+
+
+def test_concurrent_copies_of_one_delivery_queue_one_run(
+    hooks: TestClient, database_url: str
+) -> None:
+    ingest_page(hooks, "x + x", FIRST)
+    raw = json.dumps(push(FIRST)).encode()
+    answers: list[Any] = []
+    barrier = threading.Barrier(4)
+
+    def send() -> None:
+        barrier.wait()
+        answers.append(deliver(hooks, None, body=raw, delivery="same"))
+
+    threads = [threading.Thread(target=send) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(a.status_code for a in answers) == [202] * 4
+    assert len({a.json()["run"] for a in answers}) == 1
+    assert sum(a.json()["ignored"] is None for a in answers) == 1
+    wait_for_run(hooks, answers[0].json()["run"])
     assert runs_by(database_url, "github") == 1
 
 

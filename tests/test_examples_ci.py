@@ -100,6 +100,16 @@ def test_script_refuses_missing_settings(tmp_path: Path) -> None:
     assert "PROOFBRIDGE_API_TOKEN" in proc.stderr
 
 
+@pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
+def test_script_exits_2_when_server_does_not_answer(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "Tiny.Page.txt").write_text(PAGE, encoding="utf-8")
+    proc = run_script(f"http://127.0.0.1:{_free_port()}", docs, "a1b2c3d")
+    assert proc.returncode == 2
+    assert "proofbridge-ci: no answer from http://127.0.0.1:" in proc.stderr
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -176,7 +186,7 @@ def test_script_against_server_exits_by_run_status(server: str, tmp_path: Path) 
     (docs / "Tiny.Page.txt").write_text(PAGE + FALSE, encoding="utf-8")
     failed = run_script(server, docs, "e4f5a6b")
     assert failed.returncode == 1, failed.stdout + failed.stderr
-    assert "run 2 queued (1 theorems)" in failed.stdout  # only what changed
+    assert "run 2 queued, 1 theorem(s) to check" in failed.stdout  # only what changed
     assert "run 2 failed: 0 pass, 1 fail, 0 error, 0 unsupported" in failed.stdout
     [case] = ElementTree.parse(junit).getroot().iter("testcase")
     assert case.get("name") == "Tiny.div_zero_wrong"

@@ -6,7 +6,7 @@
 # until it finishes, downloads its JUnit XML and exits:
 #   0  the run passed (no theorem failed or errored)
 #   1  the run failed, errored or was cancelled
-#   2  bad usage, or ProofBridge refused a request (its answer is printed)
+#   2  bad usage, or ProofBridge refused a request (its answer is printed) or did not answer
 #
 # Environment:
 #   PROOFBRIDGE_URL        the server, e.g. https://proofbridge.example.org (required)
@@ -64,6 +64,10 @@ field() {
         "$work/body" "$1"
 }
 
+unreachable() {
+    die "no answer from $PROOFBRIDGE_URL (see curl's message above)"
+}
+
 refused() {
     echo "proofbridge-ci: $1 answered HTTP $2:" >&2
     cat "$work/body" >&2
@@ -74,7 +78,7 @@ refused() {
 echo "proofbridge-ci: uploading $DOCS_DIR at commit $COMMIT"
 tar -czf "$work/docs.tar.gz" -C "$DOCS_DIR" .
 code=$(request POST "$api/ingest?commit=$COMMIT" \
-    -F "files=@$work/docs.tar.gz;type=application/gzip")
+    -F "files=@$work/docs.tar.gz;type=application/gzip") || unreachable
 [ "$code" = 200 ] || refused "POST /ingest" "$code"
 python3 - "$work/body" <<'PY'
 import json, sys
@@ -88,9 +92,10 @@ PY
 body=$(printf '{"commit": "%s", "changed_only": %s}' "$COMMIT" "$CHANGED_ONLY")
 if [ -n "$IDEMPOTENCY_KEY" ]; then
     code=$(request POST "$api/webhooks/ci" -H "Content-Type: application/json" \
-        -H "Idempotency-Key: $IDEMPOTENCY_KEY" --data "$body")
+        -H "Idempotency-Key: $IDEMPOTENCY_KEY" --data "$body") || unreachable
 else
-    code=$(request POST "$api/webhooks/ci" -H "Content-Type: application/json" --data "$body")
+    code=$(request POST "$api/webhooks/ci" -H "Content-Type: application/json" \
+        --data "$body") || unreachable
 fi
 case $code in
     200 | 202) ;;
@@ -99,11 +104,11 @@ esac
 run=$(field run)
 url=$base$(field url)
 junit=$base$(field junit)
-echo "proofbridge-ci: run $run queued ($(field total) theorems): $url"
+echo "proofbridge-ci: run $run queued, $(field total) theorem(s) to check: $url"
 
 waited=0
 while :; do
-    code=$(request GET "$url")
+    code=$(request GET "$url") || unreachable
     [ "$code" = 200 ] || refused "GET /runs/$run" "$code"
     status=$(field status)
     case $status in
@@ -118,10 +123,11 @@ while :; do
     waited=$((waited + POLL_S))
 done
 
-code=$(request GET "$junit")
+code=$(request GET "$junit") || unreachable
 [ "$code" = 200 ] || refused "GET /runs/$run/junit.xml" "$code"
 cp "$work/body" "$JUNIT_FILE"
-request GET "$url" >/dev/null
+code=$(request GET "$url") || unreachable
+[ "$code" = 200 ] || refused "GET /runs/$run" "$code"
 python3 - "$work/body" <<'PY'
 import json, sys
 run = json.load(open(sys.argv[1]))

@@ -4,10 +4,10 @@
 A GitHub delivery is authenticated first, from the raw body: `X-Hub-Signature-256` must
 be `sha256=` and the hex HMAC-SHA256 of the body under the secret (compared in constant
 time); with no secret set every delivery is refused (403). Each delivery id
-(`X-GitHub-Delivery`) is handled once: it is recorded (`webhook_deliveries`) in the
-transaction that queues its run, and a delivery sent again is ignored; the run also
-carries the idempotency key `github:<delivery>`, a second guard. A push queues a run over
-the theorems that changed since they were last checked (`changed_only`).
+(`X-GitHub-Delivery`) is handled once (`app.services.deliveries`): a delivery sent again
+is ignored. A push queues a run over the theorems that changed since they were last
+checked (`changed_only`). Both triggers queue through `app.services.queueing`, as
+`POST /runs` does.
 """
 
 from __future__ import annotations
@@ -16,14 +16,11 @@ import hashlib
 import hmac
 import json
 import re
-from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Request, Response, status
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
-from sqlalchemy import literal, or_, select
-from sqlalchemy.orm import Session
 
 from app import models
 from app.api.deps import SessionDep, SettingsDep, WriteAccess
@@ -39,20 +36,19 @@ from app.api.schemas import (
     ValidationErrorOut,
 )
 from app.db import run_in_transaction
-from app.services.checks import CheckParams, SelectionError, select_theorems
-from app.services.queueing import IdempotencyConflict, UncheckableNames, lock_runs, queue_run
+from app.services.checks import CheckParams, SelectionError
+from app.services.deliveries import GITHUB_TRIGGER, NOTHING_CHANGED, handle_delivery
+from app.services.queueing import IdempotencyConflict, UncheckableNames, queue_run
 from app.settings import Settings
 
 __all__ = ["CI_TRIGGER", "GITHUB_TRIGGER", "router", "signature"]
 
 router = APIRouter(prefix="/webhooks", tags=["webhooks"])
 
-GITHUB_TRIGGER = "github"
 CI_TRIGGER = "ci"
 SIGNATURE_PREFIX = "sha256="
 HANDLED_EVENTS = ("push", "ping")
 COMMIT_SHA = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
-NO_COMMIT = "0" * 40
 
 DISABLED = (
     "webhooks are disabled: set PROOFBRIDGE_WEBHOOK_SECRET to the secret of the GitHub "
@@ -69,7 +65,6 @@ WRONG_SIGNATURE = (
 MISSING_EVENT = "missing X-GitHub-Event header: the event the delivery is for"
 NOT_AN_OBJECT = "the payload must be a JSON object"
 NO_AFTER = "a push payload needs `after`, the commit SHA (40 or 64 hex digits) pushed"
-NOTHING_CHANGED = "no theorem changed since it was last checked: nothing to run"
 
 _TEXT_HEADER = r"^[!-~]+$"
 _GITHUB_BODY: dict[str, Any] = {
@@ -137,81 +132,6 @@ def _read_delivery(settings: Settings, body: bytes, signature_header: str | None
     """The payload of an authentic delivery (401, 403 or 422 otherwise)."""
     _verify(settings, body, signature_header)
     return _payload(body)
-
-
-@dataclass
-class _Handled:
-    run: models.Run | None = None
-    created: bool = False
-    earlier: models.WebhookDelivery | None = None
-    nothing: str | None = None
-    uploaded: bool = True  # documents were ingested at the push's commit
-
-
-def _uploaded_at(session: Session, commit: str) -> bool:
-    """Whether documents were ingested at `commit` (or at an abbreviation of it)."""
-    s = models.Source
-    match = or_(s.commit == commit, literal(commit).startswith(s.commit))
-    return session.scalar(select(s.id).where(s.commit.is_not(None), match).limit(1)) is not None
-
-
-def _handle(
-    session: Session, settings: Settings, event: str, delivery: str | None, commit: str | None
-) -> _Handled:
-    """Record the delivery and queue the run of a push, in one transaction (committed)."""
-
-    def work() -> _Handled:
-        lock_runs(session)
-        d = models.WebhookDelivery
-        if delivery is not None:
-            earlier = session.scalar(select(d).where(d.delivery == delivery))
-            if earlier is not None:
-                run = session.get(models.Run, earlier.run_id) if earlier.run_id else None
-                return _Handled(run=run, earlier=earlier)
-        out = _Handled()
-        if event == "push" and commit is not None:
-            out = _queue_push(session, settings, delivery, commit)
-        if delivery is not None:
-            run_id = out.run.id if out.run is not None else None
-            session.add(d(delivery=delivery, event=event, commit=commit, run_id=run_id))
-            session.flush()
-        return out
-
-    return run_in_transaction(session, work)
-
-
-def _queue_push(
-    session: Session, settings: Settings, delivery: str | None, commit: str
-) -> _Handled:
-    uploaded = _uploaded_at(session, commit)
-    try:
-        changed = select_theorems(session, changed_only=True)
-    except SelectionError as exc:  # nothing ingested yet
-        return _Handled(nothing=f"{exc}: nothing to run", uploaded=uploaded)
-    if not changed:
-        return _Handled(nothing=NOTHING_CHANGED, uploaded=uploaded)
-    params = CheckParams(changed_only=True)
-    key = f"{GITHUB_TRIGGER}:{delivery}" if delivery is not None else None
-    try:
-        run, created = queue_run(
-            session,
-            settings=settings,
-            params=params,
-            trigger=GITHUB_TRIGGER,
-            commit=commit,
-            idempotency_key=key,
-            locked=True,
-        )
-    except IdempotencyConflict:  # the key was taken by another client's request
-        run, created = queue_run(
-            session,
-            settings=settings,
-            params=params,
-            trigger=GITHUB_TRIGGER,
-            commit=commit,
-            locked=True,
-        )
-    return _Handled(run=run, created=created, uploaded=uploaded)
 
 
 def _not_uploaded(commit: str) -> str:
@@ -304,7 +224,11 @@ async def create_github_delivery(
     elif event != "ping":
         ignored = f"event {event!r} is not handled (only {', '.join(HANDLED_EVENTS)})"
 
-    handled = await run_in_threadpool(_handle, session, settings, event, delivery, commit)
+    handled = await run_in_threadpool(
+        lambda: handle_delivery(
+            session, settings=settings, event=event, delivery=delivery, commit=commit
+        )
+    )
     out: dict[str, Any] = {"event": event, "delivery": delivery, "commit": commit}
     if handled.run is not None:
         out |= _run_links(request, handled.run)

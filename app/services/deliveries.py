@@ -17,9 +17,18 @@ from app.services.checks import CheckParams, SelectionError, select_theorems
 from app.services.queueing import IdempotencyConflict, lock_runs, queue_run
 from app.settings import Settings
 
-__all__ = ["GITHUB_TRIGGER", "NOTHING_CHANGED", "DeliveryOutcome", "handle_delivery", "uploaded_at"]
+__all__ = [
+    "GITHUB_TRIGGER",
+    "MAX_DELIVERY_LENGTH",
+    "NOTHING_CHANGED",
+    "DeliveryOutcome",
+    "handle_delivery",
+    "uploaded_at",
+]
 
 GITHUB_TRIGGER = "github"
+# the longest delivery id whose idempotency key (`github:<delivery>`) a run can store
+MAX_DELIVERY_LENGTH = 200 - len(GITHUB_TRIGGER) - 1
 NOTHING_CHANGED = "no theorem changed since it was last checked: nothing to run"
 
 

@@ -37,7 +37,12 @@ from app.api.schemas import (
 )
 from app.db import run_in_transaction
 from app.services.checks import CheckParams, SelectionError
-from app.services.deliveries import GITHUB_TRIGGER, NOTHING_CHANGED, handle_delivery
+from app.services.deliveries import (
+    GITHUB_TRIGGER,
+    MAX_DELIVERY_LENGTH,
+    NOTHING_CHANGED,
+    handle_delivery,
+)
 from app.services.queueing import IdempotencyConflict, UncheckableNames, queue_run
 from app.settings import Settings
 
@@ -100,7 +105,7 @@ def _verify(settings: Settings, body: bytes, header: str | None) -> None:
     if not header.startswith(SIGNATURE_PREFIX):
         raise HTTPException(status.HTTP_401_UNAUTHORIZED, detail=MALFORMED_SIGNATURE)
     expected = signature(settings.webhook_secret.get_secret_value(), body)
-    if not hmac.compare_digest(header.encode(), expected.encode()):
+    if not hmac.compare_digest(header.lower().encode(), expected.encode()):
         raise HTTPException(status.HTTP_401_UNAUTHORIZED, detail=WRONG_SIGNATURE)
 
 
@@ -194,7 +199,7 @@ async def create_github_delivery(
     x_github_delivery: Annotated[
         str | None,
         Header(
-            max_length=200,
+            max_length=MAX_DELIVERY_LENGTH,
             pattern=_TEXT_HEADER,
             description="the delivery's id: a delivery sent again is ignored",
         ),

@@ -141,6 +141,12 @@ def test_refuse_delivery_without_signature(hooks: TestClient) -> None:
     }
 
 
+def test_accept_signature_in_upper_case_hex(hooks: TestClient) -> None:
+    raw = json.dumps({"zen": "Approachable is better than simple."}).encode()
+    digest = signature(SECRET, raw).removeprefix("sha256=").upper()
+    assert deliver(hooks, None, event="ping", body=raw, sign=f"sha256={digest}").status_code == 200
+
+
 def test_refuse_delivery_with_signature_of_wrong_prefix(hooks: TestClient) -> None:
     raw = json.dumps(push(FIRST)).encode()
     sha1 = "sha1=" + signature(SECRET, raw).removeprefix("sha256=")
@@ -350,6 +356,17 @@ def test_say_when_push_commit_was_not_uploaded(hooks: TestClient) -> None:
         "uploaded at commit 2a2a2a2a2a2a: upload them with POST /ingest?commit= before the "
         "push is delivered)"
     )
+
+
+def test_store_longest_delivery_id_and_refuse_longer(hooks: TestClient, database_url: str) -> None:
+    ingest_page(hooks, "x + x", FIRST)
+    longest = "d" * 193  # its key `github:<delivery>` fills the 200 characters of a run's
+    response = deliver(hooks, push(FIRST), delivery=longest)
+    assert response.status_code == 202, response.text
+    wait_for_run(hooks, response.json()["run"])
+    longer = deliver(hooks, push(FIRST), delivery="d" * 194)
+    assert longer.status_code == 422
+    assert longer.json()["detail"][0]["loc"] == ["header", "x-github-delivery"]
 
 
 def test_concurrent_copies_of_one_delivery_queue_one_run(

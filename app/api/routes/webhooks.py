@@ -41,6 +41,7 @@ from app.services.deliveries import (
     GITHUB_TRIGGER,
     MAX_DELIVERY_LENGTH,
     NOTHING_CHANGED,
+    DeliveryOutcome,
     handle_delivery,
 )
 from app.services.queueing import IdempotencyConflict, UncheckableNames, queue_run
@@ -229,11 +230,15 @@ async def create_github_delivery(
     elif event != "ping":
         ignored = f"event {event!r} is not handled (only {', '.join(HANDLED_EVENTS)})"
 
-    handled = await run_in_threadpool(
-        lambda: handle_delivery(
+    def handle() -> DeliveryOutcome:
+        outcome = handle_delivery(
             session, settings=settings, event=event, delivery=delivery, commit=commit
         )
-    )
+        if outcome.created and outcome.run is not None:
+            announce_run(request, session, outcome.run)
+        return outcome
+
+    handled = await run_in_threadpool(handle)
     out: dict[str, Any] = {"event": event, "delivery": delivery, "commit": commit}
     if handled.run is not None:
         out |= _run_links(request, handled.run)
@@ -250,9 +255,6 @@ async def create_github_delivery(
     if handled.run is None:
         response.status_code = status.HTTP_200_OK
         return GithubWebhookOut(**out, detail=(handled.nothing or NOTHING_CHANGED) + note)
-    if handled.created:
-        announce_run(request, session, handled.run)
-        out |= _run_links(request, handled.run)
     response.headers["Location"] = out["url"]
     return GithubWebhookOut(
         **out,

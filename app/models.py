@@ -52,6 +52,7 @@ __all__ = [
     "RUN_TASK_STATUSES",
     "FINAL_RUN_STATUSES",
     "Source",
+    "WebhookDelivery",
     "utcnow",
 ]
 
@@ -340,3 +341,18 @@ class Dependency(Base):
     # The dependency's content hash when the check ran; NULL when it was not ingested.
     revision_hash: Mapped[str | None] = mapped_column(String(64))
     computed_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class WebhookDelivery(Base):
+    """A webhook delivery handled once: GitHub's `X-GitHub-Delivery` id, the event, the
+    commit it named and the run it queued (NULL when it queued none). A delivery sent again
+    finds its row and is ignored."""
+
+    __tablename__ = "webhook_deliveries"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    delivery: Mapped[str] = mapped_column(String(200), unique=True)
+    event: Mapped[str] = mapped_column(String(64))
+    commit: Mapped[str | None] = mapped_column(String(64))
+    run_id: Mapped[int | None] = mapped_column(ForeignKey("runs.id", ondelete="SET NULL"))
+    received_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from app.api.routes import declarations, health, ingest, metrics, modules, runs, theorems
+from app.api.routes import declarations, health, ingest, metrics, modules, runs, theorems, webhooks
 
 __all__ = ["API_PREFIX", "api_router"]
 
@@ -16,5 +16,6 @@ api_router.include_router(declarations.router)
 api_router.include_router(modules.router)
 api_router.include_router(ingest.router)
 api_router.include_router(runs.router)
+api_router.include_router(webhooks.router)
 api_router.include_router(health.router)
 api_router.include_router(metrics.router)

@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 from fastapi import Header, Path, Query
 
 __all__ = [
+    "COMMIT_PATTERN",
     "DECLARATION_KINDS",
     "MAX_ID",
     "MAX_LIMIT",
@@ -36,6 +37,8 @@ MAX_ID = 2**31 - 1
 MAX_NAME_LENGTH = 1024
 MAX_TEXT_LENGTH = 1024
 NO_NUL = r"^[^\x00]*$"
+# a commit SHA, full or abbreviated: 4 to 64 hexadecimal digits
+COMMIT_PATTERN = r"^[0-9a-fA-F]{4,64}$"
 
 MODULE_DOC = "module_doc"
 # theorem_index's declaration kinds (`show` prints them before the name), CONTRACT.md's

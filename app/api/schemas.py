@@ -15,20 +15,23 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from app.api.params import MAX_NAME_LENGTH, NO_NUL
+from app.api.params import COMMIT_PATTERN, MAX_NAME_LENGTH, NO_NUL
 from app.schemas import Dtype, IngestReportOut, LocationOut, ModuleSummary, RunOut
 
 __all__ = [
     "MAX_DIM",
     "MAX_NAMES",
     "MAX_TRIALS",
+    "CiTrigger",
     "ErrorOut",
+    "GithubWebhookOut",
     "HealthOut",
     "IngestFailureOut",
     "ModuleOut",
     "ProseOut",
     "RunCreate",
     "RunDetail",
+    "QueuedRunOut",
     "RunProgress",
     "ValidationErrorOut",
     "ValidationProblem",
@@ -107,6 +110,58 @@ class RunCreate(BaseModel):
     dtype: Dtype = "float64"
     dims: Dims | None = Field(default=None, description='pinned dimensions, e.g. {"N": 3}')
     changed_only: StrictBool = False
+
+
+RunStatus = Literal["queued", "running", "passed", "failed", "error", "cancelled"]
+
+
+class CiTrigger(BaseModel):
+    """A CI system's request for a run at a commit (`POST /webhooks/ci`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    commit: Annotated[str, StringConstraints(pattern=COMMIT_PATTERN)] = Field(
+        description="the commit the ingested input comes from (4 to 64 hex digits)"
+    )
+    names: list[Name] | None = Field(
+        default=None,
+        max_length=MAX_NAMES,
+        description="theorems to check (default: every theorem)",
+    )
+    changed_only: StrictBool = Field(
+        default=True,
+        description="only the theorems that changed since they were last checked (their "
+        "statement, or a definition their checker used)",
+    )
+
+
+class QueuedRunOut(BaseModel):
+    """A run queued by a trigger: its id, status, and where to follow it."""
+
+    run: int
+    status: RunStatus
+    total: int = Field(description="theorems the run checks")
+    url: str
+    junit: str
+
+
+class GithubWebhookOut(BaseModel):
+    """What a GitHub delivery did: the run a push queued, or why nothing was queued."""
+
+    event: str
+    delivery: str | None
+    detail: str
+    ignored: str | None = Field(
+        default=None,
+        description="why the delivery was ignored (an event not handled, or a "
+        "delivery already handled)",
+    )
+    commit: str | None = None
+    run: int | None = Field(default=None, description="the run a push queued")
+    status: RunStatus | None = None
+    total: int | None = None
+    url: str | None = None
+    junit: str | None = None
 
 
 class HealthOut(BaseModel):

@@ -36,6 +36,7 @@ TABLES = {
     "run_tasks",
     "runs",
     "sources",
+    "webhook_deliveries",
 }
 
 

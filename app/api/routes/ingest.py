@@ -15,6 +15,7 @@ from starlette.datastructures import FormData, UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api.deps import SessionDep, SettingsDep, WriteAccess
+from app.api.params import COMMIT_PATTERN
 from app.api.responses import error_responses
 from app.api.schemas import ErrorOut, IngestFailureOut, ValidationErrorOut
 from app.schemas import IngestReportOut
@@ -42,7 +43,6 @@ NO_FILES = (
     "no files in the upload: send documents as multipart/form-data file parts "
     "(any field name, e.g. `files`), or one .tar.gz as the request body"
 )
-COMMIT_PATTERN = r"^[0-9a-fA-F]{4,64}$"
 
 _BODY_DOC: dict[str, Any] = {
     "requestBody": {

@@ -7,27 +7,26 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
 from fastapi.exceptions import RequestValidationError
+from sqlalchemy.orm import Session
 
 from app import crud, models, schemas
 from app.api.deps import SessionDep, SettingsDep, WriteAccess
 from app.api.params import IdempotencyKey, RunId
 from app.api.responses import error_responses
 from app.api.schemas import ErrorOut, RunCreate, RunDetail, RunProgress
-from app.db import lock_for_writing, run_in_transaction
+from app.db import run_in_transaction
 from app.services import queries, views
 from app.services.checks import CheckParams, SelectionError
-from app.services.checks import create_run as create_check_run
 from app.services.junit import junit_xml
 from app.services.lifecycle import cancel_run as cancel_check_run
-from app.services.lifecycle import plan_run
+from app.services.queueing import IdempotencyConflict, UncheckableNames, lock_runs, queue_run
 from app.services.runner import API_TRIGGER
 
-__all__ = ["router", "run_detail"]
+__all__ = ["announce_run", "names_error", "router", "run_detail"]
 
 router = APIRouter(prefix="/runs", tags=["runs"])
 
 UNKNOWN = "no run with that id"
-RUNS_LOCK = "proofbridge.runs"
 TOO_LARGE = "body over PROOFBRIDGE_MAX_UPLOAD_BYTES"
 
 
@@ -57,9 +56,23 @@ def _selection_error(exc: SelectionError, body: RunCreate) -> RequestValidationE
     )
 
 
-def _same_request(run: models.Run, params: CheckParams) -> bool:
-    stored = {k: v for k, v in run.params.items() if k != "selection"}
-    return bool(stored == params.to_json())
+def names_error(exc: UncheckableNames) -> RequestValidationError:
+    """The 422 of names that cannot be checked, each located at its index in `names`."""
+    return RequestValidationError(
+        [
+            {"type": "value_error", "loc": ("body", "names", i), "msg": msg}
+            | {"input": exc.names[i]}
+            for i, msg in exc.problems
+        ]
+    )
+
+
+def announce_run(request: Request, session: Session, run: models.Run) -> None:
+    """Count a run just created and hand it to the workers: only now, its transaction
+    committed, may a worker see it."""
+    request.app.state.metrics.runs_created.inc()
+    request.app.state.submit_run(run.id)
+    session.refresh(run)
 
 
 @router.post(
@@ -94,14 +107,11 @@ def create_run(
     return it (202, status `queued`); the workers execute it. Unknown or unsuitable names
     are 422 errors located at their index in `names`. With an `Idempotency-Key` that an
     earlier request used, nothing is created: that request's run is returned (200)."""
-    names = list(body.names or [])
+    names = tuple(body.names or ())
 
     def queue() -> tuple[models.Run, bool]:
-        # It reads the selection, then writes the run: it takes the write lock first, so
-        # that no other writer can commit in between and make SQLite refuse the write.
-        lock_for_writing(session, RUNS_LOCK)
         params = CheckParams(
-            names=tuple(names),
+            names=names,
             module=body.module,
             trials=body.trials,
             seed=body.seed,
@@ -109,39 +119,24 @@ def create_run(
             dims=body.dims,
             changed_only=body.changed_only,
         )
-        if idempotency_key is not None:
-            earlier = crud.run_by_idempotency_key(session, key=idempotency_key)
-            if earlier is not None:
-                if not _same_request(earlier, params):
-                    raise HTTPException(
-                        status.HTTP_409_CONFLICT,
-                        detail=f"Idempotency-Key {idempotency_key!r} was used for run "
-                        f"{earlier.id}, whose request differs from this one",
-                    )
-                return earlier, False
-        problems = queries.run_selection_problems(session, names=names, module=body.module)
-        if problems:
-            raise RequestValidationError(
-                [
-                    {"type": "value_error", "loc": ("body", "names", i), "msg": msg}
-                    | {"input": names[i]}
-                    for i, msg in problems
-                ]
-            )
         try:
-            run = create_check_run(session, params=params, trigger=API_TRIGGER)
+            return queue_run(
+                session,
+                settings=settings,
+                params=params,
+                trigger=API_TRIGGER,
+                idempotency_key=idempotency_key,
+            )
+        except IdempotencyConflict as exc:
+            raise HTTPException(status.HTTP_409_CONFLICT, detail=str(exc)) from None
+        except UncheckableNames as exc:
+            raise names_error(exc) from None
         except SelectionError as exc:
             raise _selection_error(exc, body) from None
-        run.idempotency_key = idempotency_key
-        plan_run(session, run, chunk_size=settings.chunk_size)
-        return run, True
 
     run, created = run_in_transaction(session, queue)
     if created:
-        request.app.state.metrics.runs_created.inc()
-        # only now, the run committed, may a worker see it
-        request.app.state.submit_run(run.id)
-        session.refresh(run)
+        announce_run(request, session, run)
     else:
         response.status_code = status.HTTP_200_OK
         response.headers["Idempotent-Replayed"] = "true"
@@ -166,7 +161,7 @@ def cancel_run(request: Request, session: SessionDep, _: WriteAccess, run_id: Ru
 
     def cancel() -> models.Run:
         # read, then write: the write lock first (see `create_run`)
-        lock_for_writing(session, RUNS_LOCK)
+        lock_runs(session)
         run = crud.get_run(session, run_id=run_id)
         if run is None:
             raise unknown_run(run_id)

@@ -58,12 +58,12 @@ def make_settings(database_url: str, data_dir: Path, **overrides: object) -> Set
 
 
 def example_files() -> list[tuple[str, bytes]]:
-    """(path below examples/, bytes) of every example file but the README (the Lean
-    package marker `lean/lean-toolchain` included)."""
+    """(path below examples/, bytes) of every example document (the Lean package marker
+    `lean/lean-toolchain` included): not the README, nor the CI examples under `ci/`."""
     return sorted(
         (p.relative_to(EXAMPLES).as_posix(), p.read_bytes())
         for p in EXAMPLES.rglob("*")
-        if p.is_file() and p.name != "README.md"
+        if p.is_file() and p.name != "README.md" and p.relative_to(EXAMPLES).parts[0] != "ci"
     )
 
 

@@ -13,6 +13,7 @@ from app.main import create_app
 WRITES = [
     ("post", f"{API}/ingest"),
     ("post", f"{API}/runs"),
+    ("post", f"{API}/webhooks/ci"),
 ]
 
 

@@ -86,12 +86,17 @@ def test_openapi_documents_every_endpoint(client: TestClient) -> None:
         ("POST", "/api/v1/runs/{run_id}/cancel"): "cancel_run",
         ("GET", "/api/v1/runs/{run_id}/results"): "read_run_results",
         ("GET", "/api/v1/runs/{run_id}/junit.xml"): "read_run_junit",
+        ("POST", "/api/v1/webhooks/github"): "create_github_delivery",
+        ("POST", "/api/v1/webhooks/ci"): "create_ci_run",
         ("GET", "/api/v1/healthz"): "read_health",
         ("GET", "/api/v1/metrics"): "read_metrics",
     }
     assert {key: op.split("_api_v1")[0] for key, op in operations.items()} == expected
     security = spec["paths"]["/api/v1/runs"]["post"]["security"]
     assert security == [{"APIToken": []}]
+    assert spec["paths"]["/api/v1/webhooks/ci"]["post"]["security"] == [{"APIToken": []}]
+    # GitHub signs its deliveries; it sends no token
+    assert "security" not in spec["paths"]["/api/v1/webhooks/github"]["post"]
 
 
 def test_answer_unknown_route_with_json_detail(client: TestClient) -> None:

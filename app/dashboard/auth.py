@@ -147,7 +147,13 @@ def create_login(
 def create_logout(
     request: Request, csrf: Annotated[str | None, Form(max_length=128)] = None
 ) -> Response:
-    require_login(request, csrf)
+    try:
+        require_login(request, csrf)
+    except WriteRefused as exc:
+        from app.dashboard.render import page
+
+        context = {"title": "Log out", "message": exc.message, "how_to_log_in": False}
+        return page(request, "message.html", context, status_code=exc.status_code)
     response = RedirectResponse("/", status_code=status.HTTP_303_SEE_OTHER)
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
     return response

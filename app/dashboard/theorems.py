@@ -26,13 +26,13 @@ from app.dashboard.render import page
 from app.dashboard.svg import STATUS_ORDER, HistoryPoint, history_chart, status_bar
 from app.services import queries, views
 
-__all__ = ["not_found", "repro_command", "router"]
+__all__ = ["checkers_loaded", "not_found", "repro_command", "router"]
 
 router = APIRouter(include_in_schema=False)
 log = logging.getLogger("proofbridge.dashboard")
 
 StatusFilter = Literal["", "pass", "fail", "error", "unsupported", "unchecked"]
-PageNumber = Annotated[int, Query(ge=1, le=MAX_PAGE)]
+PageNumber = Annotated[int, Query(alias="page", ge=1, le=MAX_PAGE)]
 Text = Annotated[str, Query(max_length=1024, pattern=r"^[^\x00]*$")]
 HISTORY = 50
 
@@ -50,7 +50,7 @@ def read_theorems(
     q: Text = "",
     module: Text = "",
     status: StatusFilter = "",
-    page_: Annotated[int, Query(alias="page", ge=1, le=MAX_PAGE)] = 1,
+    page_: PageNumber = 1,
 ) -> HTMLResponse:
     pager = Pager(page=page_)
     rows, count = crud.list_theorems(
@@ -102,9 +102,14 @@ def read_module(
     )
 
 
+def checkers_loaded() -> bool:
+    """Whether this process has imported the checkers (and JAX) already."""
+    return "checkers" in sys.modules
+
+
 def _live_checker(request: Request, session: Any, name: str) -> dict[str, Any] | None:
     """The checker's live description, only where the checkers are loaded already."""
-    if "checkers" not in sys.modules:
+    if not checkers_loaded():
         return None
     try:
         return dict(request.app.state.describer.describe(session, name=name))

@@ -212,14 +212,20 @@ def test_log_in_start_a_run_and_watch_it_complete(page: Any, server: str) -> Non
     assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
     assert "Division by zero" not in page.locator(".docs").inner_text()  # module docs only
     _shot(page, "module")
+    loads: list[str] = []
+    page.on("load", lambda p: loads.append(p.url))
     page.get_by_role("button", name="Check this module").click()
     page.wait_for_url("**/runs/*")
+    active_when_loaded = page.locator("#run").get_attribute("data-active") == "true"
     # the script follows the events and reloads the page once the run has finished
     expect(page.locator("#run-status .badge")).to_have_text(
         re.compile("^(passed|failed|error|cancelled)$"), timeout=120_000
     )
     page.wait_for_load_state()
     assert page.locator("#run-status").inner_text() == "failed"
+    if active_when_loaded:  # the script saw it finish, and reloaded the page
+        expect(page.locator("#run")).to_have_attribute("data-active", "false")
+        assert len([u for u in loads if "/runs/" in u]) >= 2, loads
     assert page.locator("#run-done").inner_text() == "3"
     results = page.locator("table.results tbody tr")
     assert results.count() == 3

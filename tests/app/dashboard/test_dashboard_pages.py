@@ -225,5 +225,7 @@ def test_read_run_events_follows_a_run_until_it_finishes(
         for name, payload in re.findall(r"event: (\w+)\ndata: (.*)\n\n", response.text)
     ]
     assert events[0] == ("progress", events[0][1]) and events[0][1]["status"] == "queued"
-    assert [e[1]["done"] for e in events if e[0] == "progress"] == [0, 1, 2, 3]
+    done = [e[1]["done"] for e in events if e[0] == "progress"]
+    # each change once, in order (a busy machine may read two steps as one)
+    assert done[0] == 0 and done[-1] == 3 and done == sorted(set(done)), done
     assert events[-1][0] == "done" and events[-1][1]["status"] == "passed"

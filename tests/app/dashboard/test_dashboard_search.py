@@ -85,5 +85,5 @@ def test_pages_of_ten_thousand_theorems_stay_fast(client: TestClient, many: None
     assert "100 theorems; 51–100 shown." in failing
     module = client.get("/modules/Big.M03?page=10").text
     assert "500 theorems; 451–500 shown." in module and len(_names(module)) == 50
-    # each page reads one page of rows: well under a second even on a busy machine
-    assert max(timings) < 3.0, timings
+    # each page reads one page of rows: well under a second, a few on a busy machine
+    assert max(timings) < 5.0, timings

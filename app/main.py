@@ -14,19 +14,20 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
+from fastapi.staticfiles import StaticFiles
 
-from app import __version__
+from app import __version__, dashboard
 from app.api.deps import app_settings
 from app.api.docs import install_docs
 from app.api.errors import install_error_handlers
 from app.api.limits import BodySizeLimit
 from app.api.main import API_PREFIX, api_router
 from app.api.metrics import Metrics, RequestMetrics
-from app.api.routes import pages
 from app.db import redact_url
 from app.runtime import load_settings, prepare_server
 from app.services.describer import CheckerDescriber
@@ -36,6 +37,8 @@ from app.settings import Settings
 __all__ = ["API_PREFIX", "app", "create_app"]
 
 log = logging.getLogger("proofbridge.api")
+
+STATIC = Path(__file__).resolve().parent / "static"
 
 DESCRIPTION = (
     "Lean 4 theorem statements, their numeric checkers and the recorded results. "
@@ -119,7 +122,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestMetrics, metrics=app.state.metrics)
 
     app.include_router(api_router, prefix=API_PREFIX)
-    app.include_router(pages.router)
+    app.include_router(dashboard.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
     install_docs(app)
     return app
 

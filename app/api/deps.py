@@ -9,7 +9,6 @@ folder on the first start (`app.token`). Tokens are compared in constant time.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterator
 from typing import Annotated, Any
 
@@ -19,16 +18,18 @@ from sqlalchemy.orm import Session
 
 from app.db import get_sessionmaker
 from app.settings import Settings, get_settings
-from app.token import ensure_api_token
+from app.token import ensure_api_token, token_matches
 
 __all__ = [
     "SessionDep",
     "SettingsDep",
     "WriteAccess",
     "app_settings",
+    "expected_token",
     "get_app_settings",
     "get_session",
     "require_write_access",
+    "token_is_valid",
 ]
 
 MISSING_TOKEN = "missing bearer token: send the API token as `Authorization: Bearer <token>`"
@@ -77,12 +78,17 @@ def _unauthorized(detail: str, error: str | None = None) -> HTTPException:
     )
 
 
-def _expected_token(request: Request, settings: Settings) -> str:
+def expected_token(request: Request, settings: Settings) -> str:
     token = getattr(request.app.state, "api_token", None)
     if not isinstance(token, str):
         token = ensure_api_token(settings)
         request.app.state.api_token = token
     return token
+
+
+def token_is_valid(request: Request, settings: Settings, token: str) -> bool:
+    """Whether `token` is the API token in effect (compared in constant time)."""
+    return token_matches(token, expected_token(request, settings))
 
 
 def require_write_access(
@@ -98,8 +104,7 @@ def require_write_access(
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
         raise _unauthorized(MALFORMED_AUTHORIZATION, "invalid_request")
-    expected = _expected_token(request, settings)
-    if not secrets.compare_digest(token.encode(), expected.encode()):
+    if not token_is_valid(request, settings, token):
         raise _unauthorized(INVALID_TOKEN, "invalid_token")
 
 

@@ -1,0 +1,166 @@
+"""Theorems: the search and filter list (`/theorems`), one theorem (`/theorems/{name}`) and
+one module (`/modules/{module}`).
+
+Lists are read a page at a time with `crud.list_theorems` (limit/offset). A theorem's
+checker is shown as the API gives it: the live description when this process has already
+loaded the checkers (a run it executed did), else as the newest result recorded it, so
+that rendering a page never imports JAX.
+"""
+
+from __future__ import annotations
+
+import logging
+import shlex
+import sys
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse
+
+from app import crud, schemas
+from app.api.deps import SessionDep
+from app.crud.declarations import THEOREM_KINDS
+from app.dashboard import data
+from app.dashboard.paging import MAX_PAGE, PAGE_SIZE, Pager
+from app.dashboard.render import page
+from app.dashboard.svg import STATUS_ORDER, HistoryPoint, history_chart, status_bar
+from app.services import queries, views
+
+__all__ = ["checkers_loaded", "not_found", "repro_command", "router"]
+
+router = APIRouter(include_in_schema=False)
+log = logging.getLogger("proofbridge.dashboard")
+
+StatusFilter = Literal["", "pass", "fail", "error", "unsupported", "unchecked"]
+PageNumber = Annotated[int, Query(alias="page", ge=1, le=MAX_PAGE)]
+Text = Annotated[str, Query(max_length=1024, pattern=r"^[^\x00]*$")]
+HISTORY = 50
+
+
+def not_found(request: Request, message: str) -> HTMLResponse:
+    return page(
+        request, "message.html", {"title": "Not found", "message": message}, status_code=404
+    )
+
+
+@router.get("/theorems", response_class=HTMLResponse)
+def read_theorems(
+    request: Request,
+    session: SessionDep,
+    q: Text = "",
+    module: Text = "",
+    status: StatusFilter = "",
+    page_: PageNumber = 1,
+) -> HTMLResponse:
+    pager = Pager(page=page_)
+    rows, count = crud.list_theorems(
+        session,
+        status=status or None,
+        module=module or None,
+        q=q or None,
+        limit=pager.size,
+        offset=pager.offset,
+    )
+    return page(
+        request,
+        "theorems.html",
+        {
+            "rows": [views.theorem_summary(d, r, res) for d, r, res in rows],
+            "pager": pager.counted(count),
+            "q": q,
+            "module": module,
+            "status": status,
+            "statuses": STATUS_ORDER,
+            "modules": data.module_names(session),
+        },
+    )
+
+
+@router.get("/modules/{module:path}", response_class=HTMLResponse)
+def read_module(
+    request: Request, session: SessionDep, module: str, page_: PageNumber = 1
+) -> HTMLResponse:
+    pager = Pager(page=page_)
+    rows, count = crud.list_theorems(session, module=module, limit=pager.size, offset=pager.offset)
+    docs = crud.list_module_docs(session, module=module)
+    summary = next((m for m in crud.module_summaries(session) if m["module"] == module), None)
+    if summary is None and not docs:
+        return not_found(request, f"There is no module {module}.")
+    statuses = summary["statuses"] if summary else {}
+    return page(
+        request,
+        "module.html",
+        {
+            "module": module,
+            "rows": [views.theorem_summary(d, r, res) for d, r, res in rows],
+            "pager": pager.counted(count),
+            "docs": docs,
+            "counts": statuses,
+            "statuses": STATUS_ORDER,
+            "bar": status_bar(statuses, width=480, height=20),
+        },
+    )
+
+
+def checkers_loaded() -> bool:
+    """Whether this process has imported the checkers (and JAX) already."""
+    return "checkers" in sys.modules
+
+
+def _live_checker(request: Request, session: Any, name: str) -> dict[str, Any] | None:
+    """The checker's live description, only where the checkers are loaded already."""
+    if not checkers_loaded():
+        return None
+    try:
+        return dict(request.app.state.describer.describe(session, name=name))
+    except Exception as exc:  # shown as recorded instead
+        log.warning("describing the checker of %s failed: %s", name, exc)
+        return None
+
+
+def repro_command(result: schemas.ResultOut) -> str:
+    command = f"proofbridge repro {shlex.quote(result.name)} --seed {result.seed}"
+    if result.dtype != "float64":
+        command += f" --dtype {result.dtype}"
+    return command
+
+
+def _by_dtype(results: list[schemas.ResultOut]) -> list[schemas.ResultOut]:
+    """The newest result of each dtype (results come newest first)."""
+    seen: dict[str, schemas.ResultOut] = {}
+    for result in results:
+        seen.setdefault(result.dtype, result)
+    return list(seen.values())
+
+
+@router.get("/theorems/{name:path}", response_class=HTMLResponse)
+def read_theorem(request: Request, session: SessionDep, name: str) -> HTMLResponse:
+    decl = crud.get_declaration(session, name=name)
+    if decl is None:
+        return not_found(request, f"There is no declaration named {name}.")
+    checker = _live_checker(request, session, name) if decl.kind in THEOREM_KINDS else None
+    detail = views.theorem_detail(session, name=name, checker=checker, results_limit=HISTORY)
+    if detail is None:
+        return not_found(request, f"There is no declaration named {name}.")
+    known = queries.declaration_modules(session, names=detail.checker.dependencies)
+    newest = detail.results[0] if detail.results else None
+    failure = next((r for r in detail.results[:1] if r.status == "fail"), None)
+    history = [
+        HistoryPoint(r.run_id, r.max_rel_err, r.rtol, r.status, r.dtype)
+        for r in reversed(detail.results)
+    ]
+    return page(
+        request,
+        "theorem.html",
+        {
+            "t": detail,
+            "is_theorem": decl.kind in THEOREM_KINDS,
+            "dependencies": [(dep, dep in known) for dep in detail.checker.dependencies],
+            "by_dtype": _by_dtype(detail.results),
+            "newest": newest,
+            "failure": failure,
+            "repro": repro_command(failure) if failure is not None else "",
+            "chart": history_chart(history),
+            "page_size": PAGE_SIZE,
+        },
+    )

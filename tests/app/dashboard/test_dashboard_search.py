@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from dashboard_support import add_run, ingest, seed_history, seed_library
@@ -63,12 +62,10 @@ def many(db: Session) -> None:
     )
 
 
-def test_pages_of_ten_thousand_theorems_stay_fast(client: TestClient, many: None) -> None:
-    timings = []
+def test_pages_of_ten_thousand_theorems_page_through_all(client: TestClient, many: None) -> None:
+    # how fast they are is measured by bench/api_load.py, not asserted here
     for url in ("/theorems", "/theorems?page=100", "/theorems?page=200", "/"):
-        start = time.perf_counter()
         response = client.get(url)
-        timings.append(time.perf_counter() - start)
         assert response.status_code == 200, url
     first = client.get("/theorems").text
     assert "10000 theorems; 1–50 shown." in first
@@ -85,5 +82,3 @@ def test_pages_of_ten_thousand_theorems_stay_fast(client: TestClient, many: None
     assert "100 theorems; 51–100 shown." in failing
     module = client.get("/modules/Big.M03?page=10").text
     assert "500 theorems; 451–500 shown." in module and len(_names(module)) == 50
-    # each page reads one page of rows: well under a second, a few on a busy machine
-    assert max(timings) < 5.0, timings

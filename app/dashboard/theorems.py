@@ -10,7 +10,6 @@ that rendering a page never imports JAX.
 from __future__ import annotations
 
 import logging
-import shlex
 import sys
 from typing import Annotated, Any, Literal
 
@@ -24,7 +23,7 @@ from app.dashboard import data
 from app.dashboard.paging import MAX_PAGE, PAGE_SIZE, Pager
 from app.dashboard.render import page
 from app.dashboard.svg import STATUS_ORDER, HistoryPoint, history_chart, status_bar
-from app.services import queries, views
+from app.services import junit, queries, views
 
 __all__ = ["checkers_loaded", "not_found", "repro_command", "router"]
 
@@ -119,10 +118,7 @@ def _live_checker(request: Request, session: Any, name: str) -> dict[str, Any] |
 
 
 def repro_command(result: schemas.ResultOut) -> str:
-    command = f"proofbridge repro {shlex.quote(result.name)} --seed {result.seed}"
-    if result.dtype != "float64":
-        command += f" --dtype {result.dtype}"
-    return command
+    return junit.repro_command(result.name, result.seed, result.dtype)
 
 
 def _by_dtype(results: list[schemas.ResultOut]) -> list[schemas.ResultOut]:

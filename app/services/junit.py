@@ -1,17 +1,27 @@
 """JUnit XML for a run's results (`check --junit FILE`, `GET /runs/{id}/junit.xml`).
 
 One `<testcase>` per theorem, its module as the class name: `fail` is a `<failure>`,
-`error` an `<error>`, `unsupported` is `<skipped>` with the reason.
+`error` an `<error>` (each with the errors, the counterexample and the `proofbridge repro`
+command that replays it), `unsupported` is `<skipped>` with the reason.
 """
 
 from __future__ import annotations
 
 import json
+import shlex
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["junit_xml"]
+__all__ = ["junit_xml", "repro_command"]
+
+
+def repro_command(name: str, seed: int, dtype: str = "float64") -> str:
+    """The command that replays a recorded result's failing (or worst) trial."""
+    command = f"proofbridge repro {shlex.quote(name)} --seed {seed}"
+    if dtype != "float64":
+        command += f" --dtype {dtype}"
+    return command
 
 
 def _detail(result: Mapping[str, Any]) -> str:
@@ -23,6 +33,10 @@ def _detail(result: Mapping[str, Any]) -> str:
     ce = result.get("counterexample")
     if ce:
         lines.append(f"counterexample: {json.dumps(ce, default=str)}")
+    name, seed = result.get("name"), result.get("seed")
+    if name is not None and seed is not None:
+        dtype = str(result.get("dtype") or "float64")
+        lines.append(f"replay: {repro_command(str(name), int(seed), dtype)}")
     return "\n".join(lines)
 
 

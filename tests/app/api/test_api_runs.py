@@ -62,7 +62,10 @@ def test_create_run_executes_in_worker_and_records_results(client: TestClient) -
     assert suite.get("skipped") == "1"
     cases = {case.get("name"): case for case in suite.iter("testcase")}
     assert set(cases) == set(SMALL)
-    assert cases["Small.div_zero_wrong"].find("failure") is not None
+    failure = cases["Small.div_zero_wrong"].find("failure")
+    assert failure is not None
+    assert "counterexample: " in (failure.text or "")
+    assert "replay: proofbridge repro Small.div_zero_wrong --seed 0" in (failure.text or "")
     assert cases["Small.opaque_id"].find("skipped") is not None
     assert list(cases["Small.div_zero"]) == []
     assert {case.get("classname") for case in cases.values()} == {"Small.Page"}

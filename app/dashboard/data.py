@@ -1,5 +1,6 @@
 """What the dashboard reads beyond `app.crud` and `app.services`: coverage, the theorems
-that started failing in the newest run, a page of a run's results, module names.
+that started failing in the newest run, a page of a run's results, module names, a
+module's dependency graph.
 
 Keyword-only functions over a `Session`; each is one or two bounded queries, so that the
 pages stay fast with tens of thousands of theorems and results.
@@ -7,19 +8,23 @@ pages stay fast with tens of thousands of theorems and results.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app import models
 from app.crud.declarations import THEOREM_KINDS, latest_results_subquery
+from app.dashboard.graph import MAX_LAYERS, MAX_NODES, GraphEdge, GraphNode
+from app.dashboard.render import theorem_url
 
 __all__ = [
     "FAILING",
     "Coverage",
+    "ModuleGraph",
     "NewFailure",
     "coverage",
+    "module_graph",
     "module_names",
     "newly_failing",
     "previous_finished_run",
@@ -133,3 +138,82 @@ def run_results_page(
     count = session.scalar(select(func.count()).select_from(res).where(*where)) or 0
     stmt = select(res).where(*where).order_by(res.name).limit(limit).offset(offset)
     return list(session.scalars(stmt)), int(count)
+
+
+@dataclass
+class ModuleGraph:
+    """The nodes and edges drawn, and how many theorems the module has (`shown` of them
+    drawn: fewer when the drawing reached MAX_NODES)."""
+
+    nodes: list[GraphNode] = field(default_factory=list)
+    edges: list[GraphEdge] = field(default_factory=list)
+    theorems: int = 0
+    shown: int = 0
+    truncated: bool = False
+
+
+def module_graph(session: Session, *, module: str, limit: int = MAX_NODES) -> ModuleGraph:
+    """The module's live theorems (by name) with the status of their newest result, the
+    definitions they used when checked (recorded in `dependencies`), and the definitions
+    those used where recorded, at most `limit` nodes. One query per layer, bounded."""
+    d, res, dep = models.Declaration, models.Result, models.Dependency
+    live = (d.module == module, d.kind.in_(THEOREM_KINDS), d.removed.is_(False))
+    total = session.scalar(select(func.count()).select_from(d).where(*live)) or 0
+    theorems = session.execute(select(d.id, d.name).where(*live).order_by(d.name).limit(limit))
+    ids = dict(theorems.all())
+    newest = (
+        select(func.max(res.id))
+        .where(res.declaration_id.in_(list(ids)))
+        .group_by(res.declaration_id)
+    )
+    rows = session.execute(select(res.declaration_id, res.status).where(res.id.in_(newest)))
+    status = dict(rows.all())
+    graph = ModuleGraph(theorems=int(total))
+    uses: dict[str, list[str]] = {}
+    for decl_id, name in session.execute(
+        select(dep.declaration_id, dep.depends_on).where(dep.declaration_id.in_(list(ids)))
+    ):
+        uses.setdefault(ids[decl_id], []).append(name)
+    placed: set[str] = set()
+    for decl_id, name in sorted(ids.items(), key=lambda kv: kv[1]):
+        new = [name, *(u for u in sorted(uses.get(name, ())) if u not in placed and u != name)]
+        if len(placed) + len(set(new)) > limit:
+            graph.truncated = True
+            break
+        placed.update(new)
+        graph.shown += 1
+        graph.nodes.append(GraphNode(name, "theorem", str(status.get(decl_id, "unchecked")), None))
+        graph.edges += [GraphEdge(name, u) for u in sorted(set(uses.get(name, ()))) if u != name]
+    graph.truncated = graph.truncated or graph.shown < total
+    theorem_names = {n.name for n in graph.nodes}
+    frontier = sorted(placed - theorem_names)
+    for _ in range(MAX_LAYERS - 2):
+        if not frontier:
+            break
+        found = session.execute(select(d.id, d.name).where(d.name.in_(frontier))).all()
+        by_id = {int(i): str(n) for i, n in found}
+        frontier = []
+        for decl_id, name in session.execute(
+            select(dep.declaration_id, dep.depends_on)
+            .where(dep.declaration_id.in_(list(by_id)))
+            .order_by(dep.declaration_id, dep.depends_on)
+        ):
+            if name not in placed and len(placed) >= limit:
+                graph.truncated = True
+                continue
+            if name not in placed:
+                placed.add(name)
+                frontier.append(name)
+            if name != by_id[decl_id]:
+                graph.edges.append(GraphEdge(by_id[decl_id], name))
+    definitions = sorted(placed - theorem_names)
+    known = set(session.scalars(select(d.name).where(d.name.in_(definitions))))
+    graph.nodes += [
+        GraphNode(name, "definition", None, theorem_url(name) if name in known else None)
+        for name in definitions
+    ]
+    graph.nodes = [
+        GraphNode(n.name, n.kind, n.status, theorem_url(n.name)) if n.kind == "theorem" else n
+        for n in graph.nodes
+    ]
+    return graph

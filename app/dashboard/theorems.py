@@ -1,5 +1,5 @@
-"""Theorems: the search and filter list (`/theorems`), one theorem (`/theorems/{name}`) and
-one module (`/modules/{module}`).
+"""Theorems: the search and filter list (`/theorems`), one theorem (`/theorems/{name}`),
+one module (`/modules/{module}`) and its dependency graph (`/modules/{module}/graph`).
 
 Lists are read a page at a time with `crud.list_theorems` (limit/offset). A theorem's
 checker is shown as the API gives it: the live description when this process has already
@@ -20,6 +20,7 @@ from app import crud, schemas
 from app.api.deps import SessionDep
 from app.crud.declarations import THEOREM_KINDS
 from app.dashboard import data
+from app.dashboard.graph import MAX_NODES, draw_graph
 from app.dashboard.paging import MAX_PAGE, PAGE_SIZE, Pager
 from app.dashboard.render import page
 from app.dashboard.svg import STATUS_ORDER, HistoryPoint, history_chart, status_bar
@@ -71,6 +72,28 @@ def read_theorems(
             "status": status,
             "statuses": STATUS_ORDER,
             "modules": data.module_names(session),
+        },
+    )
+
+
+# before `/modules/{module:path}`, which would otherwise take `X/graph` for a module name
+@router.get("/modules/{module:path}/graph", response_class=HTMLResponse)
+def read_module_graph(request: Request, session: SessionDep, module: str) -> HTMLResponse:
+    graph = data.module_graph(session, module=module)
+    if not graph.theorems and not crud.list_module_docs(session, module=module):
+        return not_found(request, f"There is no module {module}.")
+    uses: dict[str, list[str]] = {}
+    for edge in graph.edges:
+        uses.setdefault(edge.source, []).append(edge.target)
+    return page(
+        request,
+        "graph.html",
+        {
+            "module": module,
+            "graph": graph,
+            "uses": uses,
+            "svg": draw_graph(graph.nodes, graph.edges),
+            "max_nodes": MAX_NODES,
         },
     )
 

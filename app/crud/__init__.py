@@ -15,6 +15,8 @@ from app.crud.declarations import (
 from app.crud.runs import (
     counterexamples_for,
     dependencies_of,
+    flaky_seeds,
+    flaky_theorems,
     get_run,
     latest_result,
     list_runs,
@@ -30,6 +32,8 @@ __all__ = [
     "current_declaration_records",
     "current_declarations",
     "dependencies_of",
+    "flaky_seeds",
+    "flaky_theorems",
     "get_current_revision",
     "get_declaration",
     "get_run",

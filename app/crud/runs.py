@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from sqlalchemy import and_, func, select
+from sqlalchemy import and_, distinct, func, select
 from sqlalchemy.orm import Session
 
 from app import models
@@ -13,6 +14,8 @@ from app.crud.declarations import THEOREM_KINDS, latest_results_subquery
 __all__ = [
     "counterexamples_for",
     "dependencies_of",
+    "flaky_seeds",
+    "flaky_theorems",
     "get_run",
     "latest_result",
     "list_runs",
@@ -90,6 +93,52 @@ def dependencies_of(session: Session, *, declaration_id: int) -> list[models.Dep
     dep = models.Dependency
     stmt = select(dep).where(dep.declaration_id == declaration_id).order_by(dep.depends_on)
     return list(session.scalars(stmt))
+
+
+FLAKY_STATUSES = ("pass", "fail")
+
+
+def _current_revision_results(statement: Any) -> Any:
+    """`statement` over results limited to those of their declaration's current revision."""
+    res, d, r = models.Result, models.Declaration, models.DeclarationRevision
+    return (
+        statement.join(r, r.id == res.revision_id)
+        .join(d, and_(d.id == r.declaration_id, d.current_revision == r.revision))
+        .where(res.status.in_(FLAKY_STATUSES))
+    )
+
+
+def flaky_theorems(session: Session, *, declaration_ids: Sequence[int]) -> set[int]:
+    """The given declarations whose current revision has both a `pass` and a `fail` among
+    its results (at other seeds, dtypes or runs): one grouped query, no result loaded."""
+    if not declaration_ids:
+        return set()
+    res = models.Result
+    stmt = (
+        _current_revision_results(select(res.declaration_id))
+        .where(res.declaration_id.in_(list(set(declaration_ids))))
+        .group_by(res.declaration_id)
+        .having(func.count(distinct(res.status)) == len(FLAKY_STATUSES))
+    )
+    return {int(i) for i in session.scalars(stmt)}
+
+
+def flaky_seeds(
+    session: Session, *, declaration_id: int, limit: int = 200
+) -> dict[str, list[tuple[int, str]]] | None:
+    """status -> the (seed, dtype) pairs of the current revision that passed and failed,
+    when both did (else None), at most `limit` pairs of each."""
+    res = models.Result
+    stmt = (
+        _current_revision_results(select(res.status, res.seed, res.dtype).distinct())
+        .where(res.declaration_id == declaration_id)
+        .order_by(res.status, res.dtype, res.seed)
+    )
+    seen: dict[str, list[tuple[int, str]]] = {s: [] for s in FLAKY_STATUSES}
+    for status, seed, dtype in session.execute(stmt):
+        if len(seen[status]) < limit:
+            seen[status].append((int(seed), str(dtype)))
+    return seen if all(seen.values()) else None
 
 
 def stale_theorems(session: Session, *, module: str | None = None) -> list[str]:

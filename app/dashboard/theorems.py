@@ -43,6 +43,12 @@ def not_found(request: Request, message: str) -> HTMLResponse:
     )
 
 
+def _flaky_names(session: Any, rows: list[Any]) -> set[str]:
+    """The names of the listed theorems that are flaky (one query for the page)."""
+    flaky = crud.flaky_theorems(session, declaration_ids=[decl.id for decl, _, _ in rows])
+    return {decl.name for decl, _, _ in rows if decl.id in flaky}
+
+
 @router.get("/theorems", response_class=HTMLResponse)
 def read_theorems(
     request: Request,
@@ -66,6 +72,7 @@ def read_theorems(
         "theorems.html",
         {
             "rows": [views.theorem_summary(d, r, res) for d, r, res in rows],
+            "flaky": _flaky_names(session, rows),
             "pager": pager.counted(count),
             "q": q,
             "module": module,
@@ -115,6 +122,7 @@ def read_module(
         {
             "module": module,
             "rows": [views.theorem_summary(d, r, res) for d, r, res in rows],
+            "flaky": _flaky_names(session, rows),
             "pager": pager.counted(count),
             "docs": docs,
             "counts": statuses,
@@ -177,6 +185,9 @@ def read_theorem(request: Request, session: SessionDep, name: str) -> HTMLRespon
             "dependencies": [(dep, dep in known) for dep in detail.checker.dependencies],
             "by_dtype": _by_dtype(detail.results),
             "newest": newest,
+            "flaky": crud.flaky_seeds(session, declaration_id=decl.id)
+            if decl.kind in THEOREM_KINDS
+            else None,
             "failure": failure,
             "repro": repro_command(failure) if failure is not None else "",
             "chart": history_chart(history),

@@ -1,6 +1,6 @@
 """What the dashboard reads beyond `app.crud` and `app.services`: coverage, the theorems
 that started failing in the newest run, a page of a run's results, module names, a
-module's dependency graph.
+module's dependency graph, a theorem's errors over all its results.
 
 Keyword-only functions over a `Session`; each is one or two bounded queries, so that the
 pages stay fast with tens of thousands of theorems and results.
@@ -17,6 +17,7 @@ from app import models
 from app.crud.declarations import THEOREM_KINDS, latest_results_subquery
 from app.dashboard.graph import MAX_LAYERS, MAX_NODES, GraphEdge, GraphNode
 from app.dashboard.render import theorem_url
+from app.dashboard.svg import ErrorSample
 
 __all__ = [
     "FAILING",
@@ -24,6 +25,7 @@ __all__ = [
     "ModuleGraph",
     "NewFailure",
     "coverage",
+    "error_samples",
     "module_graph",
     "module_names",
     "newly_failing",
@@ -217,3 +219,25 @@ def module_graph(session: Session, *, module: str, limit: int = MAX_NODES) -> Mo
         for n in graph.nodes
     ]
     return graph
+
+
+def error_samples(
+    session: Session, *, declaration_id: int, limit: int = 2000
+) -> tuple[list[ErrorSample], int]:
+    """The measured maximum relative errors of a declaration's newest `limit` results (all
+    runs, seeds and dtypes), reading only those columns, and how many results it has."""
+    res = models.Result
+    where = res.declaration_id == declaration_id
+    total = session.scalar(select(func.count()).select_from(res).where(where)) or 0
+    stmt = (
+        select(res.run_id, res.seed, res.dtype, res.status, res.max_rel_err, res.rtol)
+        .where(where, res.max_rel_err.is_not(None))
+        .order_by(res.id.desc())
+        .limit(limit)
+    )
+    samples = [
+        ErrorSample(int(run), int(seed), str(dtype), str(status), float(err), rtol)
+        for run, seed, dtype, status, err, rtol in session.execute(stmt)
+        if err is not None  # so the query asked; this tells the type checker
+    ]
+    return samples[::-1], int(total)

@@ -1,12 +1,12 @@
 """The dashboard's charts, drawn on the server as inline SVG.
 
-Two small shapes only: a stacked bar of theorems by status, and the history of a
-theorem's maximum relative error against its tolerance, on a log scale. Written here (a
-hundred lines) rather than with a charting library: pygal and its kind bring their own
-style sheets and scripts, which the dashboard's Content-Security-Policy refuses, while
-these need neither. Colours are presentation attributes, not `style=`, for the same reason;
-every text drawn is escaped, and every shape has a <title> for readers without the
-picture.
+Three small shapes only: a stacked bar of theorems by status, the history of a theorem's
+maximum relative error against its tolerance, and the distribution of that error over all
+its results as a strip per dtype, both on a log scale. Written here (two hundred lines)
+rather than with a charting library: pygal and its kind bring their own style sheets and
+scripts, which the dashboard's Content-Security-Policy refuses, while these need neither.
+Colours are presentation attributes, not `style=`, for the same reason; every text drawn
+is escaped, and every shape has a <title> for readers without the picture.
 """
 
 from __future__ import annotations
@@ -17,7 +17,15 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-__all__ = ["STATUS_COLOURS", "STATUS_ORDER", "HistoryPoint", "history_chart", "status_bar"]
+__all__ = [
+    "STATUS_COLOURS",
+    "STATUS_ORDER",
+    "ErrorSample",
+    "HistoryPoint",
+    "history_chart",
+    "status_bar",
+    "strip_chart",
+]
 
 STATUS_ORDER = ("pass", "fail", "error", "unsupported", "unchecked")
 STATUS_COLOURS = {
@@ -74,16 +82,21 @@ def _log(value: float, floor: float) -> float:
     return math.log10(max(value, floor))
 
 
+def _decades(values: Sequence[float]) -> tuple[int, int]:
+    """The (bottom, top) powers of ten around the positive `values`, at least two apart."""
+    positive = [v for v in values if v > 0]
+    top = math.ceil(math.log10(max(positive))) + 1 if positive else 0
+    bottom = math.floor(math.log10(min(positive))) - 1 if positive else -1
+    return min(bottom, top - 2), top
+
+
 def history_chart(points: Sequence[HistoryPoint], *, width: int = 560, height: int = 200) -> Markup:
     """Max relative error (dots, by status colour) and tolerance (dashes) per result, oldest
     first, on a log scale. An error of 0 is drawn at the bottom edge, labelled `0`."""
     measured = [p for p in points if p.max_rel_err is not None or p.rtol is not None]
     if not measured:
         return Markup('<p class="muted">No error measured yet.</p>')
-    values = [v for p in measured for v in (p.max_rel_err, p.rtol) if v is not None and v > 0]
-    top = math.ceil(math.log10(max(values))) + 1 if values else 0
-    bottom = math.floor(math.log10(min(values))) - 1 if values else -1
-    bottom = min(bottom, top - 2)
+    bottom, top = _decades([v for p in measured for v in (p.max_rel_err, p.rtol) if v is not None])
     floor = 10.0**bottom
     left, right, up, down = 48, 12, 10, 28
     plot_w, plot_h = width - left - right, height - up - down
@@ -140,6 +153,85 @@ def history_chart(points: Sequence[HistoryPoint], *, width: int = 560, height: i
             out.append(
                 f'<text x="{x(i):.1f}" y="{height - 10}" text-anchor="middle" font-size="10">'
                 f"run {p.run_id}</text>"
+            )
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+@dataclass(frozen=True)
+class ErrorSample:
+    """One result's maximum relative error (measured), its tolerance and where it came from."""
+
+    run_id: int
+    seed: int
+    dtype: str
+    status: str
+    max_rel_err: float
+    rtol: float | None
+
+
+def _jitter(i: int) -> float:
+    """A spread in [-0.5, 0.5) that is the same on every render (golden-ratio steps)."""
+    return (i * 0.6180339887) % 1.0 - 0.5
+
+
+def strip_chart(samples: Sequence[ErrorSample], *, width: int = 560, strip: int = 44) -> Markup:
+    """Each result's maximum relative error as a dot (by status colour) on a log axis, one
+    strip per dtype, its tolerances `rtol` as dashed ticks across the strip. An error of 0
+    is drawn at the left edge, labelled `0`."""
+    if not samples:
+        return Markup('<p class="muted">No error measured yet.</p>')
+    dtypes = sorted({s.dtype for s in samples})
+    bottom, top = _decades([v for s in samples for v in (s.max_rel_err, s.rtol) if v is not None])
+    floor = 10.0**bottom
+    left, right, up, down = 72, 12, 8, 24
+    plot_w = width - left - right
+    height = up + down + strip * len(dtypes)
+
+    def x(value: float) -> float:
+        return left + plot_w * (_log(value, floor) - bottom) / (top - bottom)
+
+    out = [
+        f'<svg class="chart strip" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="maximum relative error of '
+        f'{len(samples)} results by dtype against the tolerance, log scale">'
+    ]
+    stride = max(1, (top - bottom) // 6)
+    for exponent in range(bottom, top + 1, stride):
+        xx = x(10.0**exponent)
+        label = "0" if exponent == bottom else f"1e{exponent}"
+        out.append(
+            f'<line x1="{xx:.1f}" x2="{xx:.1f}" y1="{up}" y2="{height - down}" stroke="#eceff1"/>'
+            f'<text x="{xx:.1f}" y="{height - 8}" text-anchor="middle" font-size="10">'
+            f"{label}</text>"
+        )
+    for row, dtype in enumerate(dtypes):
+        y0 = up + row * strip
+        mid = y0 + strip / 2
+        out.append(
+            f'<rect x="{left}" y="{y0 + 2}" width="{plot_w}" height="{strip - 4}" '
+            'fill="#fafafa" stroke="#b0bec5"/>'
+            f'<text x="{left - 6}" y="{mid + 4:.1f}" text-anchor="end" font-size="11">'
+            f"{escape(dtype)}</text>"
+        )
+        mine = [s for s in samples if s.dtype == dtype]
+        for rtol in sorted({s.rtol for s in mine if s.rtol}):
+            xx = x(rtol)
+            out.append(
+                f'<line class="rtol" x1="{xx:.1f}" x2="{xx:.1f}" y1="{y0 + 2}" '
+                f'y2="{y0 + strip - 2}" stroke="#1565c0" stroke-width="2" '
+                f'stroke-dasharray="4 3"><title>{escape(f"rtol {rtol:.3g} ({dtype})")}</title>'
+                "</line>"
+            )
+        for i, s in enumerate(mine):
+            tip = (
+                f"run {s.run_id}, seed {s.seed}, {s.dtype}: max rel err {s.max_rel_err:.3g}, "
+                f"{s.status}" + (f" (rtol {s.rtol:.3g})" if s.rtol is not None else "")
+            )
+            out.append(
+                f'<circle cx="{x(s.max_rel_err):.1f}" cy="{mid + _jitter(i) * (strip - 16):.1f}" '
+                f'r="3.5" fill="{STATUS_COLOURS.get(s.status, "#000")}" fill-opacity="0.8">'
+                f"<title>{escape(tip)}</title></circle>"
             )
     out.append("</svg>")
     return Markup("".join(out))

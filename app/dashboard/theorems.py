@@ -23,7 +23,7 @@ from app.dashboard import data
 from app.dashboard.graph import MAX_NODES, draw_graph
 from app.dashboard.paging import MAX_PAGE, PAGE_SIZE, Pager
 from app.dashboard.render import page
-from app.dashboard.svg import STATUS_ORDER, HistoryPoint, history_chart, status_bar
+from app.dashboard.svg import STATUS_ORDER, HistoryPoint, history_chart, status_bar, strip_chart
 from app.services import junit, queries, views
 
 __all__ = ["checkers_loaded", "not_found", "repro_command", "router"]
@@ -172,6 +172,7 @@ def read_theorem(request: Request, session: SessionDep, name: str) -> HTMLRespon
     known = queries.declaration_modules(session, names=detail.checker.dependencies)
     newest = detail.results[0] if detail.results else None
     failure = next((r for r in detail.results[:1] if r.status == "fail"), None)
+    samples, results = data.error_samples(session, declaration_id=decl.id)
     history = [
         HistoryPoint(r.run_id, r.max_rel_err, r.rtol, r.status, r.dtype)
         for r in reversed(detail.results)
@@ -191,6 +192,9 @@ def read_theorem(request: Request, session: SessionDep, name: str) -> HTMLRespon
             "failure": failure,
             "repro": repro_command(failure) if failure is not None else "",
             "chart": history_chart(history),
+            "distribution": strip_chart(samples),
+            "samples": len(samples),
+            "results": results,
             "page_size": PAGE_SIZE,
         },
     )

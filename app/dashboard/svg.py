@@ -171,8 +171,9 @@ class ErrorSample:
 
 
 def _jitter(i: int) -> float:
-    """A spread in [-0.5, 0.5) that is the same on every render (golden-ratio steps)."""
-    return (i * 0.6180339887) % 1.0 - 0.5
+    """A spread in [-0.5, 0.5), from the middle out, the same on every render (golden-ratio
+    steps)."""
+    return (i * 0.6180339887 + 0.5) % 1.0 - 0.5
 
 
 def strip_chart(samples: Sequence[ErrorSample], *, width: int = 560, strip: int = 44) -> Markup:
@@ -192,7 +193,7 @@ def strip_chart(samples: Sequence[ErrorSample], *, width: int = 560, strip: int 
         return left + plot_w * (_log(value, floor) - bottom) / (top - bottom)
 
     out = [
-        f'<svg class="chart strip" width="{width}" height="{height}" '
+        f'<svg class="strip" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" role="img" aria-label="maximum relative error of '
         f'{len(samples)} results by dtype against the tolerance, log scale">'
     ]

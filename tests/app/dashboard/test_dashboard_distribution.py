@@ -13,7 +13,7 @@ from app.dashboard.svg import ErrorSample, strip_chart
 
 
 def _strip(html: str) -> str:
-    start = html.index('<svg class="chart strip"')
+    start = html.index('<svg class="strip"')
     return html[start : html.index("</svg>", start)]
 
 

@@ -184,7 +184,8 @@ def module_graph(session: Session, *, module: str, limit: int = MAX_NODES) -> Mo
             break
         placed.update(new)
         graph.shown += 1
-        graph.nodes.append(GraphNode(name, "theorem", str(status.get(decl_id, "unchecked")), None))
+        newest_status = str(status.get(decl_id, "unchecked"))
+        graph.nodes.append(GraphNode(name, "theorem", newest_status, theorem_url(name)))
         graph.edges += [GraphEdge(name, u) for u in sorted(set(uses.get(name, ()))) if u != name]
     graph.truncated = graph.truncated or graph.shown < total
     theorem_names = {n.name for n in graph.nodes}
@@ -213,10 +214,6 @@ def module_graph(session: Session, *, module: str, limit: int = MAX_NODES) -> Mo
     graph.nodes += [
         GraphNode(name, "definition", None, theorem_url(name) if name in known else None)
         for name in definitions
-    ]
-    graph.nodes = [
-        GraphNode(n.name, n.kind, n.status, theorem_url(n.name)) if n.kind == "theorem" else n
-        for n in graph.nodes
     ]
     return graph
 

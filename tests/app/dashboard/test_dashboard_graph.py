@@ -118,3 +118,17 @@ def test_order_layers_by_barycentre_removes_a_crossing() -> None:
     layers = layers_of(nodes, edges)
     assert layers == [["A", "B"], ["X", "Y"], ["Z"]]
     assert order_layers(layers, edges)[:2] == [["A", "B"], ["Y", "X"]]
+
+
+def test_module_graph_follows_definitions_used_by_definitions(db: Session) -> None:
+    _seed_graph(db)
+    db.add(models.Dependency(declaration_id=declaration(db, "G.sq").id, depends_on="Ext.mul"))
+    db.commit()
+    graph = data.module_graph(db, module="G")
+    assert GraphEdge("G.sq", "Ext.mul") in graph.edges
+    assert layers_of(graph.nodes, graph.edges)[2] == ["Ext.mul"]
+    assert {n.name: n.href for n in graph.nodes if n.kind == "definition"} == {
+        "Ext.<b>missing": None,
+        "Ext.mul": None,
+        "G.sq": "/theorems/G.sq",
+    }

@@ -53,7 +53,13 @@ def _assert_inert(html: str) -> None:
     """No tag of the page came from the text: no script, image, event handler, b,
     javascript: address; the text itself shows escaped."""
     tags = TAG.findall(html)
-    ours = ('<script src="/static/dashboard.js"', '<svg class="bar"', '<svg class="chart"')
+    ours = (
+        '<script src="/static/dashboard.js"',
+        '<svg class="bar"',
+        '<svg class="chart"',
+        '<svg class="strip"',
+        '<svg class="graph"',
+    )
     assert not [t for t in tags if re.match(r"<(script|img|b|svg)\b", t) and not t.startswith(ours)]
     assert not [t for t in tags if re.search(r"\son\w+\s*=", t)]
     assert not [t for t in tags if "javascript:" in t.lower()]
@@ -96,6 +102,7 @@ def test_pages_show_script_in_lean_text_and_docstrings_as_text(
         "/theorems": client.get("/theorems"),
         "/theorems?q=script": client.get("/theorems", params={"q": "script"}),
         "module": client.get("/modules/Evil<b>"),
+        "graph": client.get("/modules/Evil<b>/graph"),
         "theorem": client.get("/theorems/" + EVIL.replace("<", "%3C").replace(">", "%3E")),
     }
     for where, response in pages.items():

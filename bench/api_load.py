@@ -4,7 +4,8 @@
 
 The tree is ingested into a fresh PostgreSQL schema (PROOFBRIDGE_TEST_POSTGRES_URL) and
 given generated results up to `--results` (default 100,000: runs over every theorem, with
-statuses drawn like a real corpus's), then `proofbridge serve` (one process) is started on
+statuses drawn like a real corpus's; ANALYZEd, as a finished run of that size is), then
+`proofbridge serve` (one process) is started on
 a free port. For each target (`GET /api/v1/theorems?limit=50`, the overview page `/`, a
 theorem page) `--clients` httpx clients on loopback send requests for `--seconds`, each
 client bounded to `--rate` requests a second (an open load of clients x rate; 0: as fast
@@ -113,6 +114,9 @@ def _generate_results(url: str, total: int, seed: int = 0) -> int:
             run.completed = len(rows)
             made += len(rows)
             session.commit()
+        # as the runs that record this many results do when they finish
+        session.execute(text("ANALYZE results"))
+        session.commit()
     engine.dispose()
     return made
 

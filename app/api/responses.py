@@ -9,11 +9,29 @@ from fastapi import status
 
 from app.api.schemas import ErrorOut, ValidationErrorOut
 
-__all__ = ["DATABASE", "UNAUTHORIZED", "error_responses"]
+__all__ = ["DATABASE", "UNAUTHORIZED", "error_responses", "queue_responses"]
 
 UNAUTHORIZED = "missing, malformed or wrong bearer token"
 DATABASE = "the database is unreachable or stayed locked"
 VALIDATION = "the request does not match the schema (each problem located in `detail`)"
+
+
+def queue_responses(model: Any, *, too_large: str) -> dict[int | str, dict[str, Any]]:
+    """`responses=` for an operation that queues a run under an optional Idempotency-Key:
+    the replayed run (200), a key reused for another request (409), a body too large."""
+    return error_responses(
+        write=True,
+        e413=too_large,
+        e409={
+            "model": ErrorOut,
+            "description": "the Idempotency-Key was used for a different request",
+        },
+    ) | {
+        status.HTTP_200_OK: {
+            "model": model,
+            "description": "the run of an earlier request with the same Idempotency-Key",
+        }
+    }
 
 
 def error_responses(

@@ -3,6 +3,7 @@ cancel it, read its results and JUnit."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
@@ -12,7 +13,7 @@ from sqlalchemy.orm import Session
 from app import crud, models, schemas
 from app.api.deps import SessionDep, SettingsDep, WriteAccess
 from app.api.params import IdempotencyKey, RunId
-from app.api.responses import error_responses
+from app.api.responses import error_responses, queue_responses
 from app.api.schemas import ErrorOut, RunCreate, RunDetail, RunProgress
 from app.db import run_in_transaction
 from app.services import queries, views
@@ -21,6 +22,7 @@ from app.services.junit import junit_xml
 from app.services.lifecycle import cancel_run as cancel_check_run
 from app.services.queueing import IdempotencyConflict, UncheckableNames, lock_runs, queue_run
 from app.services.runner import API_TRIGGER
+from app.settings import Settings
 
 __all__ = ["announce_run", "names_error", "router", "run_detail"]
 
@@ -67,6 +69,49 @@ def names_error(exc: UncheckableNames) -> RequestValidationError:
     )
 
 
+def queue_for_request(
+    request: Request,
+    response: Response,
+    session: Session,
+    *,
+    settings: Settings,
+    params: CheckParams,
+    trigger: str,
+    idempotency_key: str | None,
+    selection_error: Callable[[SelectionError], Exception],
+    commit: str | None = None,
+) -> models.Run:
+    """Queue a run for an HTTP request (`queueing.queue_run` in a transaction of its own):
+    a new run is announced, an Idempotency-Key's earlier run is answered 200 and marked
+    replayed; a reused key is 409, uncheckable names 422 at their index, and a selection
+    error what `selection_error` makes of it."""
+
+    def queue() -> tuple[models.Run, bool]:
+        try:
+            return queue_run(
+                session,
+                settings=settings,
+                params=params,
+                trigger=trigger,
+                commit=commit,
+                idempotency_key=idempotency_key,
+            )
+        except IdempotencyConflict as exc:
+            raise HTTPException(status.HTTP_409_CONFLICT, detail=str(exc)) from None
+        except UncheckableNames as exc:
+            raise names_error(exc) from None
+        except SelectionError as exc:
+            raise selection_error(exc) from None
+
+    run, created = run_in_transaction(session, queue)
+    if created:
+        announce_run(request, session, run)
+    else:
+        response.status_code = status.HTTP_200_OK
+        response.headers["Idempotent-Replayed"] = "true"
+    return run
+
+
 def announce_run(request: Request, session: Session, run: models.Run) -> None:
     """Count a run just created and hand it to the workers: only now, its transaction
     committed, may a worker see it."""
@@ -79,20 +124,7 @@ def announce_run(request: Request, session: Session, run: models.Run) -> None:
     "",
     response_model=RunDetail,
     status_code=status.HTTP_202_ACCEPTED,
-    responses=error_responses(
-        write=True,
-        e413=TOO_LARGE,
-        e409={
-            "model": ErrorOut,
-            "description": "the Idempotency-Key was used for a different request",
-        },
-    )
-    | {
-        status.HTTP_200_OK: {
-            "model": RunDetail,
-            "description": "the run of an earlier request with the same Idempotency-Key",
-        }
-    },
+    responses=queue_responses(RunDetail, too_large=TOO_LARGE),
 )
 def create_run(
     request: Request,
@@ -107,39 +139,25 @@ def create_run(
     return it (202, status `queued`); the workers execute it. Unknown or unsuitable names
     are 422 errors located at their index in `names`. With an `Idempotency-Key` that an
     earlier request used, nothing is created: that request's run is returned (200)."""
-    names = tuple(body.names or ())
-
-    def queue() -> tuple[models.Run, bool]:
-        params = CheckParams(
-            names=names,
-            module=body.module,
-            trials=body.trials,
-            seed=body.seed,
-            dtype=body.dtype,
-            dims=body.dims,
-            changed_only=body.changed_only,
-        )
-        try:
-            return queue_run(
-                session,
-                settings=settings,
-                params=params,
-                trigger=API_TRIGGER,
-                idempotency_key=idempotency_key,
-            )
-        except IdempotencyConflict as exc:
-            raise HTTPException(status.HTTP_409_CONFLICT, detail=str(exc)) from None
-        except UncheckableNames as exc:
-            raise names_error(exc) from None
-        except SelectionError as exc:
-            raise _selection_error(exc, body) from None
-
-    run, created = run_in_transaction(session, queue)
-    if created:
-        announce_run(request, session, run)
-    else:
-        response.status_code = status.HTTP_200_OK
-        response.headers["Idempotent-Replayed"] = "true"
+    params = CheckParams(
+        names=tuple(body.names or ()),
+        module=body.module,
+        trials=body.trials,
+        seed=body.seed,
+        dtype=body.dtype,
+        dims=body.dims,
+        changed_only=body.changed_only,
+    )
+    run = queue_for_request(
+        request,
+        response,
+        session,
+        settings=settings,
+        params=params,
+        trigger=API_TRIGGER,
+        idempotency_key=idempotency_key,
+        selection_error=lambda exc: _selection_error(exc, body),
+    )
     detail = run_detail(request, run)
     response.headers["Location"] = str(request.url_for("read_run", run_id=run.id).path)
     return detail

@@ -26,8 +26,8 @@ from app import models
 from app.api.deps import SessionDep, SettingsDep, WriteAccess
 from app.api.errors import undecodable_body_error
 from app.api.params import IdempotencyKey
-from app.api.responses import error_responses
-from app.api.routes.runs import TOO_LARGE, announce_run, names_error
+from app.api.responses import error_responses, queue_responses
+from app.api.routes.runs import TOO_LARGE, announce_run, queue_for_request
 from app.api.schemas import (
     CiTrigger,
     ErrorOut,
@@ -35,8 +35,7 @@ from app.api.schemas import (
     QueuedRunOut,
     ValidationErrorOut,
 )
-from app.db import run_in_transaction
-from app.services.checks import CheckParams, SelectionError
+from app.services.checks import CheckParams
 from app.services.deliveries import (
     GITHUB_TRIGGER,
     MAX_DELIVERY_LENGTH,
@@ -44,7 +43,6 @@ from app.services.deliveries import (
     DeliveryOutcome,
     handle_delivery,
 )
-from app.services.queueing import IdempotencyConflict, UncheckableNames, queue_run
 from app.settings import Settings
 
 __all__ = ["CI_TRIGGER", "GITHUB_TRIGGER", "router", "signature"]
@@ -267,20 +265,7 @@ async def create_github_delivery(
     "/ci",
     response_model=QueuedRunOut,
     status_code=status.HTTP_202_ACCEPTED,
-    responses=error_responses(
-        write=True,
-        e413=TOO_LARGE,
-        e409={
-            "model": ErrorOut,
-            "description": "the Idempotency-Key was used for a different request",
-        },
-    )
-    | {
-        status.HTTP_200_OK: {
-            "model": QueuedRunOut,
-            "description": "the run of an earlier request with the same Idempotency-Key",
-        }
-    },
+    responses=queue_responses(QueuedRunOut, too_large=TOO_LARGE),
 )
 def create_ci_run(
     request: Request,
@@ -298,33 +283,19 @@ def create_ci_run(
     422 errors located at their index in `names`. With an `Idempotency-Key` an earlier
     request used, that request's run (200)."""
     params = CheckParams(names=tuple(body.names or ()), changed_only=body.changed_only)
-    commit = body.commit.lower()
-
-    def queue() -> tuple[models.Run, bool]:
-        try:
-            return queue_run(
-                session,
-                settings=settings,
-                params=params,
-                trigger=CI_TRIGGER,
-                commit=commit,
-                idempotency_key=idempotency_key,
-            )
-        except IdempotencyConflict as exc:
-            raise HTTPException(status.HTTP_409_CONFLICT, detail=str(exc)) from None
-        except UncheckableNames as exc:
-            raise names_error(exc) from None
-        except SelectionError as exc:
-            raise RequestValidationError(
-                [{"type": "value_error", "loc": ("body",), "msg": str(exc), "input": None}]
-            ) from None
-
-    run, created = run_in_transaction(session, queue)
-    if created:
-        announce_run(request, session, run)
-    else:
-        response.status_code = status.HTTP_200_OK
-        response.headers["Idempotent-Replayed"] = "true"
+    run = queue_for_request(
+        request,
+        response,
+        session,
+        settings=settings,
+        params=params,
+        trigger=CI_TRIGGER,
+        commit=body.commit.lower(),
+        idempotency_key=idempotency_key,
+        selection_error=lambda exc: RequestValidationError(
+            [{"type": "value_error", "loc": ("body",), "msg": str(exc), "input": None}]
+        ),
+    )
     out = QueuedRunOut(**_run_links(request, run))
     response.headers["Location"] = out.url
     return out

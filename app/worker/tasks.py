@@ -64,7 +64,7 @@ def reconcile_once(celery: Celery) -> dict[str, list[int]]:
 
 
 def register_tasks(celery: Celery) -> None:
-    @celery.task(name=CHECK_TASK, bind=True)
+    @celery.task(name=CHECK_TASK, bind=True, shared=False)
     def check_chunk(self: Any, chunk_id: int) -> str:
         settings = get_settings()
         outcome = execute_chunk(
@@ -77,17 +77,17 @@ def register_tasks(celery: Celery) -> None:
         log.info("chunk %s: %s", chunk_id, outcome)
         return outcome
 
-    @celery.task(name=RECONCILE_TASK)
+    @celery.task(name=RECONCILE_TASK, shared=False)
     def reconcile_task() -> dict[str, list[int]]:
         return reconcile_once(celery)
 
-    @celery.task(name=FINISH_TASK)
+    @celery.task(name=FINISH_TASK, shared=False)
     def finish_run_task(run_id: int) -> str | None:
         settings = get_settings()
         with get_sessionmaker(settings.database_url, writer=True)() as session:
             return finish_run(session, int(run_id))
 
-    @celery.task(name=INGEST_TASK)
+    @celery.task(name=INGEST_TASK, shared=False)
     def ingest_paths_task(paths: list[str], commit: str | None = None) -> dict[str, Any]:
         from app.services.ingest import ingest_paths
 

@@ -100,16 +100,14 @@ class Cluster:
 
 
 @pytest.fixture(scope="module")
-def cluster(
-    tmp_path_factory: pytest.TempPathFactory, seed_page: Path, pg_module_url: str
-) -> Iterator[Cluster]:
+def cluster(tmp_path_factory: pytest.TempPathFactory, pg_module_url: str) -> Iterator[Cluster]:
     workdir = tmp_path_factory.mktemp("workers")
     lean = workdir / "Faults.lean"
     lean.write_text(FAULTS_LEAN, encoding="utf-8")
     url = pg_module_url
     upgrade_database(url)
     with get_sessionmaker(url)() as session:
-        report = ingest_paths(session, paths=[str(lean), str(seed_page)])
+        report = ingest_paths(session, paths=[str(lean)])
         assert not report.errors, report.errors
         session.commit()
     c = Cluster(url, workdir)
@@ -132,8 +130,15 @@ def _exactly_one_result_each(cluster: Cluster, run_id: int, names: list[str]) ->
     return results
 
 
-def test_seed_page_run_completes_through_a_worker_and_serve(workers: Cluster) -> None:
-    """`proofbridge serve` and `proofbridge worker` with the same settings."""
+def test_seed_page_run_completes_through_a_worker_and_serve(
+    workers: Cluster, seed_page: Path
+) -> None:
+    """`proofbridge serve` and `proofbridge worker` with the same settings. (Only this test
+    needs the seed page: the fault tests run where ../shared is absent.)"""
+    with get_sessionmaker(workers.url)() as session:
+        report = ingest_paths(session, paths=[str(seed_page)])
+        assert not report.errors, report.errors
+        session.commit()
     env = worker_env(workers.url, workers.redis.url, workers.workdir)
     server = Server(env, workers.workdir / f"{unique('serve')}.log")
     try:

@@ -24,7 +24,10 @@ DECL_KINDS = (
     "abbrev",
     "lemma",
     "example",
+    "prose",
 )
+# a theorem a module doc states in words: its statement is the paragraph, never Lean
+PROSE = "prose"
 
 
 @dataclass(frozen=True)

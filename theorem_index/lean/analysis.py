@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import Declaration
+from ..model import PROSE, Declaration
 from .errors import LeanParseError
 from .known import KnownNames
 from .parser import parse_binders, parse_term
@@ -143,7 +143,11 @@ def _namespace_and_opens(decl: Declaration) -> tuple[str, tuple[str, ...]]:
 
 
 def analyse_declaration(decl: Declaration, known: KnownNames) -> Analysis:
-    """Parse and resolve the binders, statement and rendered equations of `decl`."""
+    """Parse and resolve the binders, statement and rendered equations of `decl`.
+
+    A prose declaration's statement is a paragraph of prose: nothing to parse."""
+    if decl.kind == PROSE:
+        return Analysis(None, None, (), (), (), ())
     namespace, opens = _namespace_and_opens(decl)
     links = dict(decl.links)
     links.setdefault(decl.name, decl.name)

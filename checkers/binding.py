@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 from checkers.core import Unsupported
 from theorem_index.lean import KnownNames, analyse_declaration, canonical, first_difference
 from theorem_index.lean.resolve import Resolver
+from theorem_index.prose_claims import paragraph_hash
 
 if TYPE_CHECKING:
     from checkers.registry import RegisteredChecker
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
 __all__ = ["MATCHES", "StatementBinding", "StatementMismatch", "bind"]
 
 THEOREM_KINDS = ("theorem", "lemma")
+PROSE = "prose"
 MATCHES, DIFFERS, NOT_INGESTED, UNNAMED = "matches", "differs", "not ingested", "unnamed"
 
 
@@ -113,6 +115,12 @@ def _bind(
     if decl is None:
         return StatementBinding(NOT_INGESTED, registered)
     ingested = _ingested_text(decl)
+    expected = getattr(entry, "paragraph_sha256", None)
+    if isinstance(expected, str):
+        return _bind_prose(expected, registered, decl, ingested)
+    if decl.kind == PROSE:
+        why = "the declaration kind: a theorem with a formal statement vs one stated in prose"
+        return StatementBinding(DIFFERS, registered, ingested, why)
     if entry.signature is None:
         return StatementBinding(UNNAMED, registered, ingested)
     if decl.kind not in THEOREM_KINDS:
@@ -133,3 +141,20 @@ def _bind(
     if difference is None:
         return StatementBinding(MATCHES, registered, ingested)
     return StatementBinding(DIFFERS, registered, ingested, str(difference))
+
+
+def _bind_prose(
+    expected: str, registered: str, decl: Declaration, ingested: str
+) -> StatementBinding:
+    """A prose checker is bound to its paragraph's hash (`theorem_index.prose_claims`)."""
+    if decl.kind != PROSE:
+        why = f"the declaration kind: a theorem stated in prose vs a {decl.kind}"
+        return StatementBinding(DIFFERS, registered, ingested, why)
+    found = paragraph_hash(decl.statement)
+    if found == expected:
+        return StatementBinding(MATCHES, registered, ingested)
+    why = (
+        f"the paragraph, which changed since the checker was written (sha256 "
+        f"{found[:12]}… ingested, {expected[:12]}… expected)"
+    )
+    return StatementBinding(DIFFERS, registered, ingested, why)

@@ -32,7 +32,7 @@ DeriveHook = Callable[[str, "Environment"], Any]
 T = TypeVar("T")
 
 DERIVED_MODULE = "checkers.derived"
-THEOREM_KINDS = ("theorem", "lemma")
+THEOREM_KINDS = ("theorem", "lemma", "prose")
 
 
 class UnknownTheorem(KeyError):
@@ -212,6 +212,13 @@ class Environment:
             if prefer == "registered":
                 raise UnknownTheorem(name)
             return Unsupported(f"{name} is not declared: nothing to derive a checker from")
+        if decl.kind == "prose":
+            return Unsupported(
+                f"{name} is stated in prose: there is no formal statement to derive a "
+                "checker from, and no registered checker was written for this paragraph"
+                if prefer == "registered"
+                else f"{name} is stated in prose: no formal statement to derive a checker from"
+            )
         if decl.kind not in THEOREM_KINDS:
             return Unsupported(
                 f"{name} is a {decl.kind}, not a theorem: it states nothing to check"

@@ -100,6 +100,10 @@ def run_checker(
     pins = _check_dims(dims)
     start = time.perf_counter()
     try:
+        whole = getattr(checker, "run_whole", None)
+        if callable(whole):  # a whole check (checkers.prose): not trial by trial
+            result: CheckResult = whole(trials=trials, seed=seed, dtype=dtype, dims=pins)
+            return result
         return _run(checker, trials, seed, dtype, pins, draws, shrink_failures, shrink_budget_s)
     except Exception as e:  # a checker broke in a way no phase anticipated: still a result
         return CheckResult(
@@ -442,6 +446,10 @@ def repro(
     if isinstance(target, Unsupported):
         return Repro(_not_checked(name, target, trials, seed, dtype), {}, [], [])
     pins = dict(counterexample.dims) if counterexample is not None else _check_dims(dims)
+    if callable(getattr(target, "run_whole", None)):
+        whole = run_checker(target, trials=trials, seed=seed, dtype=dtype, dims=pins)
+        why = "a whole check has no trial to replay alone: `check` at this seed reruns it"
+        return Repro(whole, {}, [], [], dims=dict(whole.dims), error=why)
     result = run_checker(
         target, trials=trials, seed=seed, dtype=dtype, dims=pins, draws=1, shrink_failures=False
     )

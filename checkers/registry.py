@@ -300,6 +300,15 @@ class Registry:
     def names(self) -> list[str]:
         return sorted(self._entries)
 
+    def prose_claims(self) -> dict[str, str]:
+        """Theorem name -> how a module doc's prose writes it, for every checker of a
+        theorem stated in prose (`checkers.prose`)."""
+        return {
+            name: mention
+            for name, entry in sorted(self._entries.items())
+            if isinstance(mention := getattr(entry, "mention", None), str)
+        }
+
     def register(
         self,
         name: str,

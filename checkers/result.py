@@ -137,6 +137,8 @@ class CheckResult:
     stats: dict[str, Any] = field(default_factory=dict)
     # trials drawn again at scale 1 because float64 overflowed at their stress scale
     rescaled_trials: int = 0
+    # a whole check's rows, one per family of nodes (checkers.prose): plain JSON
+    parts: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -180,6 +182,7 @@ class CheckResult:
             "version": self.version,
             "stats": self.stats,
             "rescaled_trials": self.rescaled_trials,
+            "parts": [dict(p) for p in self.parts],
         }
 
     @classmethod
@@ -213,6 +216,7 @@ class CheckResult:
             version=str(data.get("version", "")),
             stats=dict(data.get("stats") or {}),
             rescaled_trials=int(data.get("rescaled_trials") or 0),
+            parts=[dict(p) for p in data.get("parts") or ()],
         )
 
 

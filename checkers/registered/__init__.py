@@ -5,6 +5,6 @@ Lean semantics (total arithmetic, index plumbing, the seed vocabulary) they
 share.
 """
 
-from checkers.registered import finsum, vit
+from checkers.registered import finsum, vit, vit_tiny
 
-__all__ = ["finsum", "vit"]
+__all__ = ["finsum", "vit", "vit_tiny"]

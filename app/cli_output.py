@@ -174,11 +174,32 @@ def print_check_line(result: dict[str, Any]) -> None:
         else:
             numbers = f"dims {_dims(result.get('dims'))}, {_errors(result)}"
         tail = f"{setup}, {numbers} ({float(result.get('duration_s') or 0):.2f} s)"
-        if result["status"] == "fail" and result.get("reason"):
+        if (result["status"] == "fail" or result.get("parts")) and result.get("reason"):
             tail += f": {result['reason']}"
     else:
         tail = str(result.get("reason") or "")
     print(f"{head}  {tail}", flush=True)
+    for line in part_lines(result.get("parts") or ()):
+        print(f"    {line}", flush=True)
+
+
+def part_lines(parts: Any) -> list[str]:
+    """A whole check's rows (one per family of nodes) as aligned lines."""
+    if not parts:
+        return []
+    width = max(len(str(p.get("family", ""))) for p in parts)
+    lines = []
+    for p in parts:
+        ratio = p.get("worst_ratio")
+        share = f"{ratio:.2g}" if isinstance(ratio, int | float) else "?"
+        failing = f", {p.get('failing')} failing" if p.get("failing") else ""
+        lines.append(
+            f"{str(p.get('status', '')):<4} {str(p.get('family', '')):<{width}}  "
+            f"{p.get('nodes')} node{'s' if p.get('nodes') != 1 else ' '}  "
+            f"max abs err {_err(p.get('max_abs_err'))}, max rel err {_err(p.get('max_rel_err'))}, "
+            f"worst {p.get('worst_node')} at {share} of rtol {_err(p.get('rtol'))}{failing}"
+        )
+    return lines
 
 
 def print_check_summary(outcome: RunOutcome) -> None:

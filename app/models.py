@@ -306,6 +306,8 @@ class Result(Base):
     # trials drawn again at scale 1 because float64 overflowed at their stress scale
     rescaled_trials: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     assumptions: Mapped[list[Any]]
+    # a whole check's rows, one per family of nodes (`checkers.prose`); NULL otherwise
+    parts: Mapped[list[Any] | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

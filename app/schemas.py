@@ -77,6 +77,22 @@ class CounterexampleOut(BaseModel):
     note: str
 
 
+class ResultPartOut(BaseModel):
+    """One family of a whole check's nodes (say, every block's attention Q W/b)."""
+
+    family: str
+    nodes: int
+    max_abs_err: float | None
+    max_rel_err: float | None = Field(
+        description="the largest error relative to the size of a node's terms"
+    )
+    worst_node: str
+    worst_ratio: float | None = Field(description="the worst node's error over its allowance")
+    rtol: float | None
+    failing: int
+    status: str
+
+
 class ResultOut(BaseModel):
     """One theorem's result in one run: CONTRACT.md's `check --json` element, and more."""
 
@@ -118,6 +134,10 @@ class ResultOut(BaseModel):
     assumptions: list[str]
     created_at: datetime
     counterexample: CounterexampleOut | None = None
+    parts: list[ResultPartOut] = Field(
+        default_factory=list,
+        description="a whole check's rows, one per family of nodes (empty for other checks)",
+    )
 
 
 class RevisionOut(BaseModel):

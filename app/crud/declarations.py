@@ -32,7 +32,8 @@ __all__ = [
     "revision_to_declaration",
 ]
 
-THEOREM_KINDS = ("theorem", "lemma")
+# `prose`: a theorem a module doc states in words, checked by a registered checker
+THEOREM_KINDS = ("theorem", "lemma", "prose")
 
 
 def revision_to_declaration(

@@ -23,7 +23,7 @@ bulk, so that re-ingesting an unchanged corpus costs a few queries.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from sqlalchemy import text
@@ -42,6 +42,7 @@ from app.services.ingest_batch import (
 )
 from app.services.ingest_writer import BatchWriter
 from app.services.parsing import Parser, gc_paused
+from app.services.prose import with_prose_declarations
 from theorem_index.model import IngestError
 
 __all__ = [
@@ -86,9 +87,13 @@ def ingest_batch(
     batch: BatchLike,
     commit: str | None = None,
     parser_factory: Callable[[Iterable[str]], Parser] = Parser,
+    prose_claims: Mapping[str, str] | None = None,
 ) -> IngestReport:
     """Write `batch` in one transaction of its own and commit it (a transaction the session
-    has open is committed first)."""
+    has open is committed first). The theorems its module docs state in prose that a
+    registered checker claims (`prose_claims`, by default the registered checkers') are
+    recorded as declarations of kind `prose` (`app.services.prose`)."""
+    batch = with_prose_declarations(batch, prose_claims)
     collected = collect(batch)
     if session.in_transaction():
         session.commit()

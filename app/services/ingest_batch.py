@@ -26,7 +26,7 @@ __all__ = [
     "sha256_json",
 ]
 
-THEOREM_KINDS = frozenset({"theorem", "lemma"})
+THEOREM_KINDS = frozenset({"theorem", "lemma", "prose"})
 DEFINITION_KINDS = frozenset({"def", "abbrev", "instance", "opaque"})
 # What a folder is searched for (theorem_index.readers.batch.FOLDER_EXTENSIONS), by kind.
 DOCUMENT_KINDS = (

@@ -30,6 +30,13 @@ def _finite_or_none(value: Any) -> float | None:
     return None if math.isnan(number) else number
 
 
+def _json_row(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A part's row with its non-finite numbers as NULL (JSONB has no infinity)."""
+    return {
+        str(k): None if isinstance(v, float) and not math.isfinite(v) else v for k, v in row.items()
+    }
+
+
 def error_payload(name: str, params: CheckParams, exc: BaseException) -> dict[str, Any]:
     """The result of a checker that raised: status `error`, the exception as the reason."""
     return {
@@ -122,6 +129,7 @@ def record_result(
         "tied_trials": int(payload.get("tied_trials") or 0),
         "rescaled_trials": int(payload.get("rescaled_trials") or 0),
         "assumptions": list(payload.get("assumptions") or []),
+        "parts": [_json_row(p) for p in payload["parts"]] if payload.get("parts") else None,
         "created_at": models.utcnow(),
     }
     result_id = _upsert(session, models.Result.__table__, row, RESULT_KEY)

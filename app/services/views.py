@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -79,6 +80,25 @@ def result_out(
         assumptions=result.assumptions,
         created_at=result.created_at,
         counterexample=ce,
+        parts=[_part(p) for p in result.parts or ()],
+    )
+
+
+def _part(row: dict[str, Any]) -> schemas.ResultPartOut:
+    def number(key: str) -> float | None:
+        value = row.get(key)
+        return float(value) if isinstance(value, int | float) and math.isfinite(value) else None
+
+    return schemas.ResultPartOut(
+        family=str(row.get("family", "")),
+        nodes=int(row.get("nodes") or 0),
+        max_abs_err=number("max_abs_err"),
+        max_rel_err=number("max_rel_err"),
+        worst_node=str(row.get("worst_node", "")),
+        worst_ratio=number("worst_ratio"),
+        rtol=number("rtol"),
+        failing=int(row.get("failing") or 0),
+        status=str(row.get("status", "")),
     )
 
 

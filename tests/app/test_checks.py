@@ -256,11 +256,15 @@ def test_check_seeds_passes_registered_and_reports_unsupported(
     by_status: dict[str, list[str]] = {}
     for r in outcome.results:
         by_status.setdefault(r["status"], []).append(r["name"])
-    assert len(outcome.results) == 24
+    assert len(outcome.results) == 28
     assert {
         "Proofs.sum_fin_prod",
         "Proofs.vit_rowDenseW_grad_bridge",
         "Proofs.pdiv_rowLN_beta",
+        "Proofs.vit_net_tiedGB",
+        "Proofs.vit_net_lossGrad",
+        "Proofs.vit_net_lossGrad_smoothedCE",
+        "Proofs.vitNetB_eq_vitForwardKV",
     } <= set(by_status.get("pass", []))
     assert "fail" not in by_status and "error" not in by_status
     for r in outcome.results:

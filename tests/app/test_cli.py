@@ -64,14 +64,14 @@ def test_ingest_seeds_json_then_nothing_new(db_url: str, tmp_path: Path, seeds_d
     report = json.loads(first.stdout)
     assert {k: report[k] for k in ("files", "declarations", "theorems", "definitions")} == {
         "files": 2,
-        "declarations": 32,
-        "theorems": 24,
+        "declarations": 36,  # the four theorems page 000 states in prose among them
+        "theorems": 28,
         "definitions": 8,
     }
-    assert (report["new"], report["parsed"], report["errors"]) == (32, 32, [])
+    assert (report["new"], report["parsed"], report["errors"]) == (36, 36, [])
     assert second.returncode == 0, second.stderr
     again = json.loads(second.stdout)
-    assert (again["new"], again["changed"], again["unchanged"], again["removed"]) == (0, 0, 32, 0)
+    assert (again["new"], again["changed"], again["unchanged"], again["removed"]) == (0, 0, 36, 0)
 
 
 def test_exit_2_when_nothing_could_be_ingested(db_url: str, tmp_path: Path) -> None:
@@ -180,20 +180,22 @@ def test_check_show_repro_on_seeds(db_url: str, tmp_path: Path, seeds_dir: Path)
 
     assert checked.returncode == 0, checked.stderr
     results = json.loads(checked.stdout)
-    assert len(results) == 24
+    assert len(results) == 28
     assert all(CONTRACT_RESULT_KEYS <= set(r) for r in results)
     statuses = {r["name"]: r["status"] for r in results}
     for name in (
         "Proofs.sum_fin_prod",
         "Proofs.vit_rowDenseW_grad_bridge",
         "Proofs.pdiv_rowLN_beta",
+        "Proofs.vit_net_lossGrad",
+        "Proofs.vitNetB_eq_vitForwardKV",
     ):
         assert statuses[name] == "pass"
     assert set(statuses.values()) <= {"pass", "unsupported"}
     assert all(r["reason"] for r in results if r["status"] == "unsupported")
     suite = ET.parse(junit).getroot().find("testsuite")
     assert suite is not None
-    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("24", "0", "0")
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("28", "0", "0")
     assert suite.get("skipped") == str(sum(s == "unsupported" for s in statuses.values()))
 
     shown = cli("show", "Proofs.sum_fin_prod", "--json", url=url, cwd=tmp_path)

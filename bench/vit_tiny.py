@@ -10,10 +10,12 @@ peak memory (the process's maximum resident set size) is its own. In that proces
   net in float64 (the reference the check computes) and in the check's dtype;
 - one check: `check_vit` at those dims after compilation (drawing the inputs with
   NumPy, the compiled program with both chains and the comparison, judging the 201
-  values), the median of `--runs`;
+  values), and the compiled program alone;
 - one `jax.grad`: the compiled gradient alone on the same inputs, float64 and in the
-  check's dtype, the median of `--runs`; the ratio of one check to one float64
-  `jax.grad` (the reference it must compute anyway) is the figure of merit.
+  check's dtype; the ratio of one check to one float64 `jax.grad` (the reference it
+  must compute anyway) is the figure of merit.
+
+Every timing is the median of `--runs`, the measured functions taking turns.
 """
 
 from __future__ import annotations
@@ -33,13 +35,16 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _median_time(fn: Any, runs: int) -> float:
-    times = []
+def _interleaved(fns: dict[str, Any], runs: int) -> dict[str, float]:
+    """The median time of each function, run in turn `runs` times, so that a busy
+    machine's load falls on all of them alike."""
+    times: dict[str, list[float]] = {k: [] for k in fns}
     for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - start)
+    return {k: round(statistics.median(v), 3) for k, v in times.items()}
 
 
 def measure(batch: int, dtype: str, runs: int) -> dict[str, Any]:
@@ -86,13 +91,16 @@ def measure(batch: int, dtype: str, runs: int) -> dict[str, Any]:
         "compile_check_s": round(compile_check, 2),
         "compile_grad_f64_s": round(compile_g64, 2),
     }
-    out["check_s"] = round(_median_time(lambda: check_vit({"B": batch}, dtype, 0, 1), runs), 3)
-    out["program_s"] = round(_median_time(lambda: jax.block_until_ready(compiled(inputs)), runs), 3)
-    out["grad_f64_s"] = round(_median_time(lambda: jax.block_until_ready(g64(*a64)), runs), 3)
+    fns = {
+        "check_s": lambda: check_vit({"B": batch}, dtype, 0, 1),
+        "program_s": lambda: jax.block_until_ready(compiled(inputs)),
+        "grad_f64_s": lambda: jax.block_until_ready(g64(*a64)),
+    }
     if low is not None:
         glow, alow, compile_glow = grad_fn(low)
         out["compile_grad_low_s"] = round(compile_glow, 2)
-        out["grad_low_s"] = round(_median_time(lambda: jax.block_until_ready(glow(*alow)), runs), 3)
+        fns["grad_low_s"] = lambda: jax.block_until_ready(glow(*alow))
+    out.update(_interleaved(fns, runs))
     result = check_vit({"B": batch}, dtype, 0, 1)
     out["status"] = result.status
     out["worst"] = result.stats["worst_node"]

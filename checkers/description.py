@@ -37,8 +37,8 @@ def describe(name: str, env: Environment, *, prefer: str = "registered") -> Chec
     reason = str(getattr(target, "description", "") or f"{kind} checker")
     if binding is not None and kind != "registered":
         reason = f"{SET_ASIDE}: {binding.explain()}; this one is the {reason}"
-    elif binding is not None and binding.matches:
-        reason += "; cross-checked against the derived checker"
+    elif binding is not None and binding.matches and not hasattr(target, "paragraph_sha256"):
+        reason += "; cross-checked against the derived checker"  # prose has no derived twin
     return CheckerInfo(
         kind=kind if kind in ("registered", "derived") else "derived",
         reason=reason,

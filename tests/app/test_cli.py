@@ -154,7 +154,7 @@ def test_warn_about_copies_and_store_none_when_reingested(
         f"({examples}/text/Examples.Text.txt:14); this copy is not stored"
     )
     report = json.loads(second.stdout)
-    assert (report["new"], report["changed"], report["unchanged"]) == (0, 0, 56)
+    assert (report["new"], report["changed"], report["unchanged"]) == (0, 0, 60)
     assert (len(report["warnings"]), report["errors"]) == (4, [])
 
 
@@ -272,7 +272,7 @@ def test_exit_2_when_postgres_schema_not_upgraded(pg_url: str, tmp_path: Path) -
     assert proc.returncode == 2
     assert proc.stderr.startswith("proofbridge: error: database postgresql+psycopg://")
     assert proc.stderr.endswith(
-        "has no schema yet; this version needs 0004_webhook_deliveries: "
+        "has no schema yet; this version needs 0005_result_parts: "
         "run `proofbridge db upgrade`\n"
     )
 

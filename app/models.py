@@ -36,6 +36,8 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
 
+from app.newest import install as install_newest_triggers
+
 __all__ = [
     "NAMING_CONVENTION",
     "RUN_STATUSES",
@@ -143,6 +145,10 @@ class Declaration(Base):
     removed_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # its newest result and that result's status and checker, kept by triggers (`app.newest`)
+    latest_result_id: Mapped[int | None] = mapped_column(Integer, index=True)
+    latest_status: Mapped[str | None] = mapped_column(String(16), index=True)
+    latest_checker: Mapped[str | None] = mapped_column(String(16))
 
 
 class DeclarationRevision(Base):
@@ -307,6 +313,9 @@ class Result(Base):
     rescaled_trials: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     assumptions: Mapped[list[Any]]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+install_newest_triggers(Result.__table__)  # type: ignore[arg-type]
 
 
 class Counterexample(Base):

@@ -3,11 +3,12 @@
 `declarations.latest_result_id`, `latest_status` and `latest_checker` name the
 declaration's result with the largest id, its status and its checker, so that "theorems
 by newest status" (the list filters, the module summaries, the overview's counts) is a
-read of one indexed table instead of a GROUP BY over every result. Triggers on `results` keep them: an insert moves
-them forward (never back: of two concurrent inserts the larger id wins, whatever the order
-of their commits), an update of the newest result's status or checker follows it, and a deleted
-newest result hands over to the next newest. Every way of writing a result (the ORM, a
-bulk `INSERT`, an upsert, a cascade) goes through them.
+read of one indexed table instead of a GROUP BY over every result. Triggers on `results`
+keep them: an insert moves them forward (never back: of two concurrent inserts the
+larger id wins, whatever the order of their commits), an update of the newest result's
+status or checker follows it, and a deleted newest result hands over to the next newest.
+Every way of writing a result (the ORM, a bulk `INSERT`, an upsert, a cascade) goes
+through them.
 
 The column has no foreign key: results already refer to declarations, and a cycle of
 foreign keys would need deferred constraints on both backends for nothing the triggers do

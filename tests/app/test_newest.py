@@ -82,9 +82,7 @@ def _insert(session: Session, decl_id: int, run_id: int, status: str, **kw: Any)
 
 def _newest(session: Session, decl_id: int) -> tuple[int | None, str | None]:
     d = models.Declaration
-    row = session.execute(
-        select(d.latest_result_id, d.latest_status).where(d.id == decl_id)
-    ).one()
+    row = session.execute(select(d.latest_result_id, d.latest_status).where(d.id == decl_id)).one()
     return row[0], row[1]
 
 

@@ -1,0 +1,67 @@
+"""The database's generation: a value that changes whenever a change to it commits.
+
+Two reads that return the same generation saw the same committed data, whichever process
+or connection made the changes; what it is depends on the backend:
+
+- PostgreSQL: the text of `pg_current_snapshot()` (`xmin:xmax:in-progress ids`), which
+  says which transactions have completed: `xmax` is one past the newest completed one,
+  and the ids below it still in progress are listed. A commit (or an abort) completes a
+  transaction and so changes the text; equal texts see the same transactions' writes.
+  Reads take no transaction id and change nothing; commits to other databases of the
+  same server change it too (a needless miss, never a stale hit).
+- SQLite: `PRAGMA data_version` on one connection kept for it that never writes: SQLite
+  changes that number whenever another connection, in any process, commits to the file.
+
+Read the generation *before* the data it keys: data read afterwards is at least as new,
+and if the generation is still the same later, nothing committed in between.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+
+from app.db import get_engine, sqlite_file
+
+__all__ = ["Generation"]
+
+
+class Generation:
+    """`read()` -> the current generation of the database at `url` (None: unknown)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.backend = make_url(url).get_backend_name()
+        self._lock = threading.Lock()
+        self._sqlite: sqlite3.Connection | None = None
+
+    def read(self) -> str | None:
+        if self.backend == "postgresql":
+            with get_engine(self.url).connect() as conn:
+                value = conn.execute(text("SELECT pg_current_snapshot()::text")).scalar()
+            return None if value is None else f"pg:{value}"
+        if self.backend == "sqlite":
+            return self._sqlite_version()
+        return None
+
+    def _sqlite_version(self) -> str | None:
+        path = sqlite_file(self.url)
+        if path is None:  # in memory: private to one connection, nothing to follow
+            return None
+        with self._lock:
+            if self._sqlite is None:
+                self._sqlite = sqlite3.connect(
+                    str(path), isolation_level=None, check_same_thread=False
+                )
+            row: Any = self._sqlite.execute("PRAGMA data_version").fetchone()
+        return f"sqlite:{id(self._sqlite)}:{row[0]}"
+
+    def close(self) -> None:
+        with self._lock:
+            if self._sqlite is not None:
+                self._sqlite.close()
+                self._sqlite = None

@@ -179,17 +179,31 @@ _SUMMARY = load_only(
 
 def _page(
     session: Session,
-    stmt: Select[Any],
+    where: Sequence[ColumnElement[bool]],
+    q: str | None,
     limit: int,
     offset: int,
-    count_stmt: Select[Any] | None = None,
 ) -> tuple[list[Any], int]:
-    """A page of `stmt` and the size of its whole selection (`count_stmt`'s, when the
-    selection can be counted without the page's joins)."""
-    counted = (count_stmt if count_stmt is not None else stmt).order_by(None)
-    count = session.scalar(select(func.count()).select_from(counted.subquery())) or 0
-    rows = list(session.execute(stmt.options(_SUMMARY).limit(limit).offset(offset)))
-    return rows, count
+    """A page, by name, of the declarations that satisfy `where` (and match `q`), with
+    their current revisions, and the size of the whole selection.
+
+    Without a search, the page is chosen among the declarations alone (along the name
+    index) and only its own revisions are read; a search reads the revisions' text."""
+    d, r = models.Declaration, models.DeclarationRevision
+    if q:
+        stmt = _search(_with_current(select(d, r)).where(*where), q).order_by(d.name)
+        count = session.scalar(select(func.count()).select_from(stmt.order_by(None).subquery()))
+        rows = list(session.execute(stmt.options(_SUMMARY).limit(limit).offset(offset)))
+        return rows, int(count or 0)
+    count = session.scalar(select(func.count()).select_from(d).where(*where))
+    ids = list(
+        session.scalars(select(d.id).where(*where).order_by(d.name).limit(limit).offset(offset))
+    )
+    if not ids:
+        return [], int(count or 0)
+    found = session.execute(_with_current(select(d, r)).where(d.id.in_(ids)).options(_SUMMARY))
+    by_id = {decl.id: (decl, rev) for decl, rev in found}
+    return [by_id[i] for i in ids if i in by_id], int(count or 0)
 
 
 def list_declarations(
@@ -211,9 +225,7 @@ def list_declarations(
         where.append(d.module == module)
     if not include_removed:
         where.append(d.removed.is_(False))
-    stmt = _search(_with_current(select(d, models.DeclarationRevision)).where(*where), q)
-    count_stmt = None if q else select(d.id).where(*where)
-    return _page(session, stmt.order_by(d.name), limit, offset, count_stmt)
+    return _page(session, where, q, limit, offset)
 
 
 def list_theorems(
@@ -242,9 +254,7 @@ def list_theorems(
         where.append(d.module == module)
     if not include_removed:
         where.append(d.removed.is_(False))
-    stmt = _search(_with_current(select(d, models.DeclarationRevision)).where(*where), q)
-    count_stmt = None if q else select(d.id).where(*where)
-    page, count = _page(session, stmt.order_by(d.name), limit, offset, count_stmt)
+    page, count = _page(session, where, q, limit, offset)
     newest = newest_results(session, declarations=[decl for decl, _ in page])
     return [(decl, rev, newest.get(decl.id)) for decl, rev in page], count
 

@@ -3,12 +3,9 @@
 Two reads that return the same generation saw the same committed data, whichever process
 or connection made the changes; what it is depends on the backend:
 
-- PostgreSQL: the text of `pg_current_snapshot()` (`xmin:xmax:in-progress ids`), which
-  says which transactions have completed: `xmax` is one past the newest completed one,
-  and the ids below it still in progress are listed. A commit (or an abort) completes a
-  transaction and so changes the text; equal texts see the same transactions' writes.
-  Reads take no transaction id and change nothing; commits to other databases of the
-  same server change it too (a needless miss, never a stale hit).
+- PostgreSQL: the sum of `data_generation`, to which every statement that writes to one
+  of the application's tables adds one in its own transaction (`app.triggers`): the sum
+  a reader sees changes when, and only when, a write to this database commits.
 - SQLite: `PRAGMA data_version` on one connection kept for it that never writes: SQLite
   changes that number whenever another connection, in any process, commits to the file.
 
@@ -42,8 +39,8 @@ class Generation:
     def read(self) -> str | None:
         if self.backend == "postgresql":
             with get_engine(self.url).connect() as conn:
-                value = conn.execute(text("SELECT pg_current_snapshot()::text")).scalar()
-            return None if value is None else f"pg:{value}"
+                value = conn.execute(text("SELECT sum(n) FROM data_generation")).scalar()
+            return f"pg:{value or 0}"
         if self.backend == "sqlite":
             return self._sqlite_version()
         return None

@@ -36,7 +36,7 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
 
-from app.newest import install as install_newest_triggers
+from app.triggers import install as install_triggers
 
 __all__ = [
     "NAMING_CONVENTION",
@@ -44,6 +44,7 @@ __all__ = [
     "RESULT_STATUSES",
     "Base",
     "Counterexample",
+    "DataGeneration",
     "Declaration",
     "DeclarationRevision",
     "Dependency",
@@ -145,7 +146,7 @@ class Declaration(Base):
     removed_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
-    # its newest result and that result's status and checker, kept by triggers (`app.newest`)
+    # its newest result and that result's status and checker, kept by triggers (`app.triggers`)
     latest_result_id: Mapped[int | None] = mapped_column(Integer, index=True)
     latest_status: Mapped[str | None] = mapped_column(String(16), index=True)
     latest_checker: Mapped[str | None] = mapped_column(String(16))
@@ -315,9 +316,6 @@ class Result(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-install_newest_triggers(Result.__table__)  # type: ignore[arg-type]
-
-
 class Counterexample(Base):
     """A (shrunk) failing trial of a result, replayable with `proofbridge repro`."""
 
@@ -365,3 +363,16 @@ class WebhookDelivery(Base):
     commit: Mapped[str | None] = mapped_column(String(64))
     run_id: Mapped[int | None] = mapped_column(ForeignKey("runs.id", ondelete="SET NULL"))
     received_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class DataGeneration(Base):
+    """Writes to this database, counted per slot by triggers on PostgreSQL
+    (`app.triggers`); their sum keys the page cache (`app.generation`)."""
+
+    __tablename__ = "data_generation"
+
+    slot: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    n: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+install_triggers(Base.metadata)

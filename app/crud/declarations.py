@@ -241,7 +241,7 @@ def list_theorems(
     """A page of theorems with their current revision and newest result (None if never
     checked). `status` is a result status or `unchecked`.
 
-    The newest status is a column of the declaration (`app.newest`), so a page, its
+    The newest status is a column of the declaration (`app.triggers`), so a page, its
     filters and its count read the declarations alone, and then only the page's own
     newest results: a page costs the same with 100 results or 100,000."""
     d = models.Declaration

@@ -1,5 +1,5 @@
 """Each declaration's newest result, its status and its checker, kept on `declarations` by triggers on
-`results` (see `app.newest`), filled in from the results already recorded.
+`results` (see `app.triggers`), filled in from the results already recorded.
 
 Revision ID: 0005_newest_results
 Revises: 0004_webhook_deliveries

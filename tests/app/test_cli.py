@@ -270,7 +270,7 @@ def test_exit_2_when_postgres_schema_not_upgraded(pg_url: str, tmp_path: Path) -
     assert proc.returncode == 2
     assert proc.stderr.startswith("proofbridge: error: database postgresql+psycopg://")
     assert proc.stderr.endswith(
-        "has no schema yet; this version needs 0005_newest_results: run `proofbridge db upgrade`\n"
+        "has no schema yet; this version needs 0006_data_generation: run `proofbridge db upgrade`\n"
     )
 
 

@@ -1,4 +1,4 @@
-"""Each declaration's newest result and status, kept by the triggers of `app.newest`, on
+"""Each declaration's newest result and status, kept by the triggers of `app.triggers`, on
 SQLite and PostgreSQL, in schemas made by `create_all` and by the migrations (whose
 upgrade also fills them in from the results already recorded)."""
 

@@ -17,6 +17,7 @@ from app.api.cache import PageCache
 from app.db import make_engine
 from app.generation import Generation
 from app.main import create_app
+from app.migrate import upgrade_database
 
 LIST = f"{API}/theorems"
 
@@ -131,3 +132,41 @@ async def test_least_recently_used_answers_go_beyond_the_budget() -> None:
     assert await get("/runs/4") == b"miss"  # over budget: /runs/2 goes
     assert await get("/runs/2") == b"miss"
     assert await get("/runs/1") == b"hit"
+
+
+@pytest.mark.postgres
+def test_every_table_counts_its_writes_and_other_schemas_do_not(
+    pg_url: str, pg_module_url: str
+) -> None:
+    from sqlalchemy import text
+
+    upgrade_database(pg_url)
+    engine = make_engine(pg_url)
+    try:
+        with engine.connect() as c:
+            triggers = set(
+                c.execute(
+                    text(
+                        "SELECT t.tgname FROM pg_trigger t JOIN pg_class k ON k.oid = t.tgrelid "
+                        "WHERE k.relnamespace = current_schema()::regnamespace"
+                    )
+                ).scalars()
+            )
+        tables = [t.name for t in models.Base.metadata.sorted_tables]
+        assert {f"{t}_generation" for t in tables if t != "data_generation"} <= triggers
+    finally:
+        engine.dispose()
+
+    generation = Generation(pg_url)
+    before = generation.read()
+    other_engine = make_engine(pg_module_url)
+    try:
+        models.Base.metadata.create_all(other_engine)
+        with Session(other_engine) as s:
+            s.add(models.Run(status="queued", trigger="test", params={}))
+            s.commit()
+            assert s.scalar(text("SELECT sum(n) FROM data_generation"))  # counted there
+        assert generation.read() == before  # another schema's writes are not this one's
+    finally:
+        other_engine.dispose()
+        generation.close()

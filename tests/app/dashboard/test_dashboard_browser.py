@@ -203,9 +203,7 @@ def test_overview_to_a_failure_and_its_counterexample(page: Any, server: str) ->
     _shot(page, "theorem")
 
 
-def test_a_passing_theorem_shows_its_checker_and_no_counterexample(
-    page: Any, server: str
-) -> None:
+def test_a_passing_theorem_shows_its_checker_and_no_counterexample(page: Any, server: str) -> None:
     page.goto(server + "/theorems?status=pass&q=Browser.div_zero")
     rows = page.locator("table.theorems tbody tr")
     assert rows.count() == 1

@@ -1,4 +1,7 @@
-"""Each declaration's newest result, kept by the database itself.
+"""What the database keeps itself, by triggers: each declaration's newest result, and
+(on PostgreSQL) a count of the statements that wrote to this database.
+
+## Each declaration's newest result
 
 `declarations.latest_result_id`, `latest_status` and `latest_checker` name the
 declaration's result with the largest id, its status and its checker, so that "theorems
@@ -14,15 +17,26 @@ The column has no foreign key: results already refer to declarations, and a cycl
 foreign keys would need deferred constraints on both backends for nothing the triggers do
 not already ensure. SQLite drops a table's triggers when a migration rebuilds it
 (`batch_alter_table` on `results`): such a migration must create them again.
-`install(table)` attaches the triggers to `create_all`; migration
-0005 creates the same ones (its copy of this text is frozen, as migrations are).
+
+## The write count (PostgreSQL)
+
+Every statement that writes to one of the application's tables adds one to a row of
+`data_generation` (one row per slot, `mod(pg_backend_pid(), 16)`, so that concurrent writers
+seldom wait for one another), in the writing transaction. The sum of the rows, as a
+reader sees it, changes exactly when a write commits to this database and at no other
+time: `app.generation` keys the page cache with it. (SQLite needs no triggers for this: its
+`data_version` counts the commits of other connections to the file.)
+
+`install(metadata)` attaches all of these to `create_all`; migrations 0005 and 0006 create
+the same ones (their copies of this text are frozen, as migrations are).
 """
 
 from __future__ import annotations
 
-from sqlalchemy import DDL, Table, event
+from sqlalchemy import DDL, MetaData, event
+from sqlalchemy.engine import Connection
 
-__all__ = ["TRIGGERS", "install"]
+__all__ = ["GENERATION_SLOTS", "NEWEST", "generation_triggers", "install"]
 
 _SQLITE = [
     """CREATE TRIGGER results_newest_insert AFTER INSERT ON results BEGIN
@@ -79,11 +93,44 @@ $$""",
 FOR EACH ROW EXECUTE FUNCTION results_newest()""",
 ]
 
-TRIGGERS = {"sqlite": _SQLITE, "postgresql": _POSTGRESQL}
+NEWEST = {"sqlite": _SQLITE, "postgresql": _POSTGRESQL}
+
+GENERATION_SLOTS = 16
+_GENERATION_FUNCTION = f"""CREATE OR REPLACE FUNCTION data_generation_bump() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO data_generation AS g (slot, n)
+       VALUES (mod(pg_backend_pid(), {GENERATION_SLOTS}), 1)
+  ON CONFLICT (slot) DO UPDATE SET n = g.n + 1;
+  RETURN NULL;
+END
+$$"""
 
 
-def install(results: Table) -> None:
-    """Create the triggers whenever `create_all` creates the results table."""
-    for dialect, statements in TRIGGERS.items():
+def generation_triggers(tables: list[str]) -> list[str]:
+    """The PostgreSQL statements that make every write to `tables` count."""
+    out = [_GENERATION_FUNCTION]
+    for table in tables:
+        out.append(f"DROP TRIGGER IF EXISTS {table}_generation ON {table}")
+        out.append(
+            f"CREATE TRIGGER {table}_generation AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE "
+            f"ON {table} FOR EACH STATEMENT EXECUTE FUNCTION data_generation_bump()"
+        )
+    return out
+
+
+def install(metadata: MetaData) -> None:
+    """Create the triggers whenever `create_all` creates the tables of `metadata`."""
+    results = metadata.tables["results"]
+    for dialect, statements in NEWEST.items():
         for statement in statements:
             event.listen(results, "after_create", DDL(statement).execute_if(dialect=dialect))
+
+    def counted(target: MetaData, connection: Connection, **kw: object) -> None:
+        if connection.dialect.name != "postgresql":
+            return
+        tables = [t.name for t in target.sorted_tables if t.name != "data_generation"]
+        for statement in generation_triggers(tables):
+            connection.exec_driver_sql(statement)
+
+    event.listen(metadata, "after_create", counted)

@@ -366,7 +366,7 @@ class WebhookDelivery(Base):
 
 
 class DataGeneration(Base):
-    """Writes to this database, counted per slot by triggers on PostgreSQL
+    """Writes to this database, counted per backend process by triggers on PostgreSQL
     (`app.triggers`); their sum keys the page cache (`app.generation`)."""
 
     __tablename__ = "data_generation"

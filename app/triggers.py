@@ -21,8 +21,9 @@ not already ensure. SQLite drops a table's triggers when a migration rebuilds it
 ## The write count (PostgreSQL)
 
 Every statement that writes to one of the application's tables adds one to a row of
-`data_generation` (one row per slot, `mod(pg_backend_pid(), 16)`, so that concurrent writers
-seldom wait for one another), in the writing transaction. The sum of the rows, as a
+`data_generation`, in the writing transaction. The row is the writing backend's own
+(`slot = pg_backend_pid()`): no two live backends share one, so no writer ever waits for
+another's row, and no lock order between them can deadlock. The sum of the rows, as a
 reader sees it, changes exactly when a write commits to this database and at no other
 time: `app.generation` keys the page cache with it. (SQLite needs no triggers for this: its
 `data_version` counts the commits of other connections to the file.)
@@ -36,7 +37,7 @@ from __future__ import annotations
 from sqlalchemy import DDL, MetaData, event
 from sqlalchemy.engine import Connection
 
-__all__ = ["GENERATION_SLOTS", "NEWEST", "generation_triggers", "install"]
+__all__ = ["NEWEST", "generation_triggers", "install"]
 
 _SQLITE = [
     """CREATE TRIGGER results_newest_insert AFTER INSERT ON results BEGIN
@@ -95,12 +96,11 @@ FOR EACH ROW EXECUTE FUNCTION results_newest()""",
 
 NEWEST = {"sqlite": _SQLITE, "postgresql": _POSTGRESQL}
 
-GENERATION_SLOTS = 16
-_GENERATION_FUNCTION = f"""CREATE OR REPLACE FUNCTION data_generation_bump() RETURNS trigger
+_GENERATION_FUNCTION = """CREATE OR REPLACE FUNCTION data_generation_bump() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO data_generation AS g (slot, n)
-       VALUES (mod(pg_backend_pid(), {GENERATION_SLOTS}), 1)
+       VALUES (pg_backend_pid(), 1)
   ON CONFLICT (slot) DO UPDATE SET n = g.n + 1;
   RETURN NULL;
 END

@@ -1,5 +1,5 @@
 """A count of the writes to this database (PostgreSQL): every statement that writes to
-one of the application's tables adds one to a row of `data_generation` (see
+one of the application's tables adds one to its backend's row of `data_generation` (see
 `app.triggers`); the sum keys the page cache. On SQLite the table stays empty (its
 `data_version` does the same).
 
@@ -34,7 +34,7 @@ FUNCTION = """CREATE OR REPLACE FUNCTION data_generation_bump() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO data_generation AS g (slot, n)
-       VALUES (mod(pg_backend_pid(), 16), 1)
+       VALUES (pg_backend_pid(), 1)
   ON CONFLICT (slot) DO UPDATE SET n = g.n + 1;
   RETURN NULL;
 END

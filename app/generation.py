@@ -24,7 +24,28 @@ from sqlalchemy.engine import make_url
 
 from app.db import get_engine, sqlite_file
 
-__all__ = ["Generation"]
+__all__ = ["COMPACT_ABOVE", "Generation"]
+
+# rows (one per backend process that ever wrote) beyond which those of ended backends are
+# folded into row 0
+COMPACT_ABOVE = 256
+
+
+def _compact(conn: Any) -> None:
+    """Fold the rows of backends that have ended into row 0, in one transaction: the sum
+    every reader sees is the same before and after, so nothing cached is missed for it.
+    A row whose backend id was taken again meanwhile is locked by it until it commits;
+    the fold then waits for it and moves its newer count, which keeps the sum too."""
+    conn.execute(
+        text(
+            "WITH gone AS (DELETE FROM data_generation WHERE slot <> 0 AND slot NOT IN "
+            "(SELECT pid FROM pg_stat_activity WHERE pid IS NOT NULL) RETURNING n) "
+            "INSERT INTO data_generation AS g (slot, n) "
+            "SELECT 0, coalesce(sum(n), 0) FROM gone "
+            "ON CONFLICT (slot) DO UPDATE SET n = g.n + excluded.n"
+        )
+    )
+    conn.commit()
 
 
 class Generation:
@@ -39,8 +60,10 @@ class Generation:
     def read(self) -> str | None:
         if self.backend == "postgresql":
             with get_engine(self.url).connect() as conn:
-                value = conn.execute(text("SELECT sum(n) FROM data_generation")).scalar()
-            return f"pg:{value or 0}"
+                row = conn.execute(text("SELECT sum(n), count(*) FROM data_generation")).one()
+                if row[1] > COMPACT_ABOVE:
+                    _compact(conn)
+            return f"pg:{row[0] or 0}"
         if self.backend == "sqlite":
             return self._sqlite_version()
         return None

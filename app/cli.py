@@ -167,9 +167,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name", metavar="NAME")
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("serve", help="serve the API and the dashboard")
+    p = sub.add_parser(
+        "serve",
+        help="serve the API and the dashboard",
+        description="Serve the HTTP API and the dashboard. Without a broker the runs are "
+        "checked in this process; with one (PROOFBRIDGE_BROKER_URL) they go to the "
+        "workers, and --processes N serves from N processes sharing the port.",
+    )
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
+    p.add_argument(
+        "--processes",
+        type=_positive,
+        default=1,
+        help="server processes (more than 1 needs PROOFBRIDGE_BROKER_URL: the in-process "
+        "runner checks in one process only)",
+    )
 
     p = sub.add_parser(
         "worker",
@@ -312,8 +325,15 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
 
     from app.runtime import prepare_server
 
+    if args.processes > 1 and not settings.broker_url:
+        raise UsageError(
+            f"--processes {args.processes} needs PROOFBRIDGE_BROKER_URL: without a broker "
+            "runs are checked by the server's own runner, which runs in one process; "
+            "set a broker and start `proofbridge worker`, or serve from one process"
+        )
     prepare_server(settings)
-    uvicorn.run("app.main:app", host=args.host, port=args.port)
+    workers = args.processes if args.processes > 1 else None
+    uvicorn.run("app.main:app", host=args.host, port=args.port, workers=workers)
     return EXIT_OK
 
 

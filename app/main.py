@@ -22,6 +22,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.staticfiles import StaticFiles
 
 from app import __version__, dashboard
+from app.api.cache import PageCache
 from app.api.deps import app_settings
 from app.api.docs import install_docs
 from app.api.errors import install_error_handlers
@@ -29,6 +30,7 @@ from app.api.limits import BodySizeLimit
 from app.api.main import API_PREFIX, api_router
 from app.api.metrics import Metrics, RequestMetrics
 from app.db import redact_url
+from app.generation import Generation
 from app.runtime import load_settings, prepare_server
 from app.services.describer import CheckerDescriber
 from app.services.runner import InProcessRunner
@@ -64,6 +66,14 @@ def _dispatcher(app: FastAPI) -> Any:
             create_celery(settings), settings, get_sessionmaker(settings.database_url, writer=True)
         )
     return app.state.dispatcher
+
+
+def _generation(app: FastAPI) -> Generation:
+    url = app_settings(app).database_url
+    generation = app.state.generation
+    if generation is None or generation.url != url:
+        generation = app.state.generation = Generation(url)
+    return generation
 
 
 def _runner(app: FastAPI) -> InProcessRunner:
@@ -113,11 +123,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.describer = CheckerDescriber()
     app.state.runner = None
     app.state.dispatcher = None
+    app.state.generation = None
     app.state.submit_run = lambda run_id: _submit(app, run_id)
     if settings is not None:
         app.state.metrics.watch_database(settings.database_url)
 
     install_error_handlers(app)
+    app.add_middleware(
+        PageCache,
+        generation=lambda: _generation(app).read(),
+        max_bytes=lambda: app_settings(app).page_cache_mb * 1024 * 1024,
+    )
     app.add_middleware(BodySizeLimit, limit=lambda _scope: app_settings(app).max_upload_bytes)
     app.add_middleware(RequestMetrics, metrics=app.state.metrics)
 

@@ -36,12 +36,15 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
 
+from app.triggers import install as install_triggers
+
 __all__ = [
     "NAMING_CONVENTION",
     "RUN_STATUSES",
     "RESULT_STATUSES",
     "Base",
     "Counterexample",
+    "DataGeneration",
     "Declaration",
     "DeclarationRevision",
     "Dependency",
@@ -143,6 +146,10 @@ class Declaration(Base):
     removed_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # its newest result and that result's status and checker, kept by triggers (`app.triggers`)
+    latest_result_id: Mapped[int | None] = mapped_column(Integer, index=True)
+    latest_status: Mapped[str | None] = mapped_column(String(16), index=True)
+    latest_checker: Mapped[str | None] = mapped_column(String(16))
 
 
 class DeclarationRevision(Base):
@@ -358,3 +365,16 @@ class WebhookDelivery(Base):
     commit: Mapped[str | None] = mapped_column(String(64))
     run_id: Mapped[int | None] = mapped_column(ForeignKey("runs.id", ondelete="SET NULL"))
     received_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class DataGeneration(Base):
+    """Writes to this database, counted per backend process by triggers on PostgreSQL
+    (`app.triggers`); their sum keys the page cache (`app.generation`)."""
+
+    __tablename__ = "data_generation"
+
+    slot: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    n: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+install_triggers(Base.metadata)

@@ -82,6 +82,11 @@ class Settings(BaseSettings):
     max_upload_bytes: int = Field(
         default=64 * 1024 * 1024, gt=0, description="largest accepted request body"
     )
+    page_cache_mb: int = Field(
+        default=64,
+        ge=0,
+        description="memory for answers to read pages, per server process (0: none)",
+    )
     max_file_bytes: int = Field(
         default=16 * 1024 * 1024, gt=0, description="largest single input file read at ingestion"
     )

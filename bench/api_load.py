@@ -5,12 +5,15 @@
 The tree is ingested into a fresh PostgreSQL schema (PROOFBRIDGE_TEST_POSTGRES_URL) and
 given generated results up to `--results` (default 100,000: runs over every theorem, with
 statuses drawn like a real corpus's; ANALYZEd, as a finished run of that size is), then
-`proofbridge serve` (one process) is started on
-a free port. For each target (`GET /api/v1/theorems?limit=50`, the overview page `/`, a
-theorem page) `--clients` httpx clients on loopback send requests for `--seconds`, each
+`proofbridge serve --processes N` is started on a free port (`--database URL` uses a
+database prepared before, as `--keep` leaves one). For each target
+(`GET /api/v1/theorems?limit=50`, the overview page `/`, a theorem page, then the list at
+every offset and the pages of 500 theorems drawn from all, where most answers are not in
+the page cache yet) `--clients` httpx clients on loopback send requests for `--seconds`, each
 client bounded to `--rate` requests a second (an open load of clients x rate; 0: as fast
 as the answers come). Reported per target: requests, errors (anything but 200, and
-transport errors), requests per second, p50, p90 and p99 latency in ms.
+transport errors), answers from the page cache, requests per second, p50, p90 and p99
+latency in ms.
 """
 
 from __future__ import annotations
@@ -128,39 +131,46 @@ def _free_port() -> int:
 
 
 async def _client(
-    http: httpx.AsyncClient, path: str, until: float, rate: float, out: list[Any]
+    http: httpx.AsyncClient, paths: list[str], until: float, rate: float, out: list[Any]
 ) -> None:
-    await asyncio.sleep(random.random() / max(rate, 1.0))  # spread the clients' starts
+    rng = random.Random()
+    await asyncio.sleep(rng.random() / max(rate, 1.0))  # spread the clients' starts
     while time.perf_counter() < until:
+        path = rng.choice(paths)
         start = time.perf_counter()
         try:
             response = await http.get(path)
             ok = response.status_code == 200
+            hit = response.headers.get("x-cache") == "hit"
         except httpx.HTTPError:
-            ok = False
+            ok = hit = False
         elapsed = time.perf_counter() - start
-        out.append((elapsed, ok))
+        out.append((elapsed, ok, hit))
         if rate > 0:
             await asyncio.sleep(max(0.0, 1.0 / rate - elapsed))
 
 
-async def _load(base: str, path: str, clients: int, seconds: float, rate: float) -> dict[str, Any]:
+async def _load(
+    base: str, label: str, paths: list[str], clients: int, seconds: float, rate: float
+) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     samples: list[Any] = []
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as http:
-        for _ in range(3):  # warm up
+        for path in paths[:3]:  # warm up
             await http.get(path)
         until = time.perf_counter() + seconds
-        await asyncio.gather(*(_client(http, path, until, rate, samples) for _ in range(clients)))
+        await asyncio.gather(*(_client(http, paths, until, rate, samples) for _ in range(clients)))
     latencies = sorted(s[0] for s in samples)
 
     def pct(q: float) -> float:
         return 1000 * latencies[min(len(latencies) - 1, int(q * len(latencies)))]
 
     return {
-        "path": path,
+        "target": label,
+        "paths": len(paths),
         "requests": len(samples),
         "errors": sum(1 for s in samples if not s[1]),
+        "cache_hits": sum(1 for s in samples if s[2]),
         "requests_per_s": len(samples) / seconds,
         "p50_ms": pct(0.50),
         "p90_ms": pct(0.90),
@@ -168,61 +178,109 @@ async def _load(base: str, path: str, clients: int, seconds: float, rate: float)
     }
 
 
+def _targets(base: str, sample: int) -> list[tuple[str, list[str]]]:
+    """The three targets, each once at one URL and once spread over many: list pages at
+    every offset, theorem pages of `sample` theorems drawn from all."""
+    listed = httpx.get(f"{base}/api/v1/theorems", params={"limit": 1}).json()
+    count = int(listed["count"])
+    names: list[str] = []
+    for offset in range(0, count, 1000):
+        page = httpx.get(f"{base}/api/v1/theorems", params={"limit": 1000, "offset": offset})
+        names += [t["name"] for t in page.json()["data"]]
+    rng = random.Random(0)
+    drawn = rng.sample(names, min(sample, len(names)))
+    offsets = range(0, count, 50)
+    return [
+        ("GET /api/v1/theorems?limit=50", ["/api/v1/theorems?limit=50"]),
+        ("overview /", ["/"]),
+        ("a theorem page", [f"/theorems/{names[0]}"]),
+        (
+            f"list pages at all {len(offsets)} offsets",
+            [f"/api/v1/theorems?limit=50&offset={o}" for o in offsets],
+        ),
+        (f"theorem pages of {len(drawn)} theorems", [f"/theorems/{n}" for n in drawn]),
+    ]
+
+
+def _prepare(server: str, tree: Path, results: int) -> tuple[str, str, Any, int]:
+    schema, url, admin = _schema(server)
+    upgrade_database(url)
+    engine = create_engine(url)
+    with Session(engine) as session:
+        report = ingest_paths(session, paths=[str(tree)])
+        session.commit()
+    engine.dispose()
+    made = _generate_results(url, results)
+    print(f"ingested {report.theorems} theorems; {made} results", flush=True)
+    return schema, url, admin, made
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--tree", type=Path, required=True)
+    ap.add_argument("--tree", type=Path, help="the Lean tree to ingest into a fresh schema")
+    ap.add_argument("--database", help="use this prepared database instead (as --keep leaves one)")
+    ap.add_argument("--keep", action="store_true", help="keep the prepared schema, print its URL")
     ap.add_argument("--results", type=int, default=100_000)
     ap.add_argument("--clients", type=int, default=100)
     ap.add_argument("--seconds", type=float, default=30)
     ap.add_argument("--rate", type=float, default=1.0, help="requests a second per client")
+    ap.add_argument("--processes", type=int, default=1, help="`proofbridge serve --processes`")
+    ap.add_argument("--page-cache-mb", type=int, default=64, help="0: the page cache off")
+    ap.add_argument("--sample", type=int, default=500, help="theorem pages in the spread target")
+    ap.add_argument("--only", help="comma-separated target numbers (1-5) to run")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "api_load.json")
     args = ap.parse_args(argv)
+    if (args.tree is None) == (args.database is None):
+        ap.error("give --tree (prepare a fresh schema) or --database (use a prepared one)")
     server = os.environ.get("PROOFBRIDGE_TEST_POSTGRES_URL", DEFAULT_PG)
-    schema, url, admin = _schema(server)
+    schema = admin = None
+    if args.database:
+        url, made = args.database, -1
+    else:
+        schema, url, admin, made = _prepare(server, args.tree, args.results)
+        if args.keep:
+            print(f"prepared database: {url}", flush=True)
     workdir = Path(tempfile.mkdtemp(prefix="pb-load-"))
     proc = None
+    results = []
     try:
-        upgrade_database(url)
-        engine = create_engine(url)
-        with Session(engine) as session:
-            report = ingest_paths(session, paths=[str(args.tree)])
-            session.commit()
-        engine.dispose()
-        made = _generate_results(url, args.results)
-        print(f"ingested {report.theorems} theorems; {made} results", flush=True)
         port = _free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith("PROOFBRIDGE_")}
         env.update(
             PROOFBRIDGE_DATABASE_URL=url,
             PROOFBRIDGE_API_TOKEN=TOKEN,
             PROOFBRIDGE_DATA_DIR=str(workdir),
+            PROOFBRIDGE_PAGE_CACHE_MB=str(args.page_cache_mb),
             PYTHONPATH=str(ROOT),
         )
+        if args.processes > 1:  # several processes need a broker (nothing is checked here)
+            env["PROOFBRIDGE_BROKER_URL"] = "redis://127.0.0.1:6379/15"
         log = (workdir / "serve.log").open("wb")
+        command = [str(PROOFBRIDGE), "serve", "--port", str(port)]
         proc = subprocess.Popen(
-            [str(PROOFBRIDGE), "serve", "--port", str(port)],
+            [*command, "--processes", str(args.processes)],
             env=env,
             cwd=workdir,
             stdout=log,
             stderr=subprocess.STDOUT,
         )
         base = f"http://127.0.0.1:{port}"
-        for _ in range(200):
+        for _ in range(300):
             try:
                 if httpx.get(f"{base}/api/v1/healthz", timeout=2).status_code == 200:
                     break
             except httpx.HTTPError:
                 time.sleep(0.2)
-        listed = httpx.get(f"{base}/api/v1/theorems", params={"limit": 1}).json()["data"]
-        theorem = listed[0]["name"]
-        targets = ["/api/v1/theorems?limit=50", "/", f"/theorems/{theorem}"]
-        results = []
-        for path in targets:
-            m = asyncio.run(_load(base, path, args.clients, args.seconds, args.rate))
+        targets = _targets(base, args.sample)
+        if args.only:
+            chosen = {int(n) for n in args.only.split(",")}
+            targets = [t for i, t in enumerate(targets, 1) if i in chosen]
+        for label, paths in targets:
+            m = asyncio.run(_load(base, label, paths, args.clients, args.seconds, args.rate))
             print(
-                f"{path}: {m['requests']} requests, {m['errors']} errors, "
-                f"{m['requests_per_s']:.0f}/s, p50 {m['p50_ms']:.1f} ms, p90 {m['p90_ms']:.1f} ms, "
-                f"p99 {m['p99_ms']:.1f} ms",
+                f"{label}: {m['requests']} requests, {m['errors']} errors, "
+                f"{m['cache_hits']} cache hits, {m['requests_per_s']:.0f}/s, "
+                f"p50 {m['p50_ms']:.1f} ms, p90 {m['p90_ms']:.1f} ms, p99 {m['p99_ms']:.1f} ms",
                 flush=True,
             )
             results.append(m)
@@ -230,18 +288,22 @@ def main(argv: list[str] | None = None) -> int:
         if proc is not None:
             proc.terminate()
             proc.wait(timeout=30)
-        with admin.connect() as c:
-            c.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
-        admin.dispose()
+        if admin is not None and not args.keep:
+            with admin.connect() as c:
+                c.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+            admin.dispose()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(
         json.dumps(
             {
                 "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                 "cpus": os.cpu_count(),
+                "load_average_at_start": os.getloadavg()[0],
                 "clients": args.clients,
                 "rate_per_client": args.rate,
                 "seconds": args.seconds,
+                "processes": args.processes,
+                "page_cache_mb": args.page_cache_mb,
                 "results_in_database": made,
                 "targets": results,
             },

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import Select, Text, and_, cast, func, or_, select
-from sqlalchemy.orm import Session
+from sqlalchemy import ColumnElement, Select, Text, and_, cast, func, or_, select
+from sqlalchemy.orm import Session, load_only
 
 from app import models
 from theorem_index.model import Declaration, SourceLocation
@@ -23,7 +23,6 @@ __all__ = [
     "current_declarations",
     "get_current_revision",
     "get_declaration",
-    "latest_results_subquery",
     "list_declarations",
     "list_module_docs",
     "list_revisions",
@@ -154,16 +153,6 @@ def current_declaration_records(
     return out
 
 
-def latest_results_subquery() -> Any:
-    """(declaration_id, result_id) of each declaration's newest result."""
-    res = models.Result
-    return (
-        select(res.declaration_id, func.max(res.id).label("result_id"))
-        .group_by(res.declaration_id)
-        .subquery("latest")
-    )
-
-
 def _search(stmt: Select[Any], q: str | None) -> Select[Any]:
     if not q:
         return stmt
@@ -176,10 +165,46 @@ def _search(stmt: Select[Any], q: str | None) -> Select[Any]:
     )
 
 
-def _page(session: Session, stmt: Select[Any], limit: int, offset: int) -> tuple[list[Any], int]:
-    count = session.scalar(select(func.count()).select_from(stmt.order_by(None).subquery())) or 0
-    rows = list(session.execute(stmt.limit(limit).offset(offset)))
-    return rows, count
+# What a list shows of a revision: its text and place, never the parse tree, constants or
+# equations (large JSON documents that a page of 50 would decode for nothing).
+_SUMMARY = load_only(
+    models.DeclarationRevision.binders,
+    models.DeclarationRevision.statement,
+    models.DeclarationRevision.docstring,
+    models.DeclarationRevision.file,
+    models.DeclarationRevision.line_start,
+    models.DeclarationRevision.line_end,
+    raiseload=True,
+)
+
+
+def _page(
+    session: Session,
+    where: Sequence[ColumnElement[bool]],
+    q: str | None,
+    limit: int,
+    offset: int,
+) -> tuple[list[Any], int]:
+    """A page, by name, of the declarations that satisfy `where` (and match `q`), with
+    their current revisions, and the size of the whole selection.
+
+    Without a search, the page is chosen among the declarations alone (along the name
+    index) and only its own revisions are read; a search reads the revisions' text."""
+    d, r = models.Declaration, models.DeclarationRevision
+    if q:
+        stmt = _search(_with_current(select(d, r)).where(*where), q).order_by(d.name)
+        count = session.scalar(select(func.count()).select_from(stmt.order_by(None).subquery()))
+        rows = list(session.execute(stmt.options(_SUMMARY).limit(limit).offset(offset)))
+        return rows, int(count or 0)
+    count = session.scalar(select(func.count()).select_from(d).where(*where))
+    ids = list(
+        session.scalars(select(d.id).where(*where).order_by(d.name).limit(limit).offset(offset))
+    )
+    if not ids:
+        return [], int(count or 0)
+    found = session.execute(_with_current(select(d, r)).where(d.id.in_(ids)).options(_SUMMARY))
+    by_id = {decl.id: (decl, rev) for decl, rev in found}
+    return [by_id[i] for i in ids if i in by_id], int(count or 0)
 
 
 def list_declarations(
@@ -194,14 +219,14 @@ def list_declarations(
 ) -> tuple[list[tuple[models.Declaration, models.DeclarationRevision]], int]:
     """A page of declarations with their current revisions, and the total count."""
     d = models.Declaration
-    stmt = _with_current(select(d, models.DeclarationRevision))
+    where: list[ColumnElement[bool]] = []
     if kind:
-        stmt = stmt.where(d.kind == kind)
+        where.append(d.kind == kind)
     if module:
-        stmt = stmt.where(d.module == module)
+        where.append(d.module == module)
     if not include_removed:
-        stmt = stmt.where(d.removed.is_(False))
-    return _page(session, _search(stmt, q).order_by(d.name), limit, offset)
+        where.append(d.removed.is_(False))
+    return _page(session, where, q, limit, offset)
 
 
 def list_theorems(
@@ -217,59 +242,42 @@ def list_theorems(
     """A page of theorems with their current revision and newest result (None if never
     checked). `status` is a result status or `unchecked`.
 
-    Without a status, the page is chosen among the declarations alone and only its
-    theorems' newest results are read (through the (declaration, id) index), so a page
-    costs the same with 100 results or 100,000."""
-    d, res = models.Declaration, models.Result
-    if status is None or status == "unchecked":
-        stmt = _with_current(select(d, models.DeclarationRevision)).where(d.kind.in_(THEOREM_KINDS))
-        if status == "unchecked":
-            stmt = stmt.where(~select(res.id).where(res.declaration_id == d.id).exists())
-        if module:
-            stmt = stmt.where(d.module == module)
-        if not include_removed:
-            stmt = stmt.where(d.removed.is_(False))
-        page, count = _page(session, _search(stmt, q).order_by(d.name), limit, offset)
-        newest = newest_results(session, declaration_ids=[decl.id for decl, _ in page])
-        return [(decl, rev, newest.get(decl.id)) for decl, rev in page], count
-    latest = latest_results_subquery()
-    stmt = (
-        _with_current(select(d, models.DeclarationRevision, res))
-        .join(latest, latest.c.declaration_id == d.id)
-        .join(res, res.id == latest.c.result_id)
-        .where(d.kind.in_(THEOREM_KINDS), res.status == status)
-    )
+    The newest status is a column of the declaration (`app.triggers`), so a page, its
+    filters and its count read the declarations alone, and then only the page's own
+    newest results: a page costs the same with 100 results or 100,000."""
+    d = models.Declaration
+    where: list[ColumnElement[bool]] = [d.kind.in_(THEOREM_KINDS)]
+    if status == "unchecked":
+        where.append(d.latest_result_id.is_(None))
+    elif status is not None:
+        where.append(d.latest_status == status)
     if module:
-        stmt = stmt.where(d.module == module)
+        where.append(d.module == module)
     if not include_removed:
-        stmt = stmt.where(d.removed.is_(False))
-    rows, count = _page(session, _search(stmt, q).order_by(d.name), limit, offset)
-    return [(decl, rev, result) for decl, rev, result in rows], count
+        where.append(d.removed.is_(False))
+    page, count = _page(session, where, q, limit, offset)
+    newest = newest_results(session, declarations=[decl for decl, _ in page])
+    return [(decl, rev, newest.get(decl.id)) for decl, rev in page], count
 
 
-def newest_results(session: Session, *, declaration_ids: Sequence[int]) -> dict[int, models.Result]:
+def newest_results(
+    session: Session, *, declarations: Sequence[models.Declaration]
+) -> dict[int, models.Result]:
     """declaration id -> its newest result, for the given declarations (those checked)."""
-    if not declaration_ids:
+    ids = [decl.latest_result_id for decl in declarations if decl.latest_result_id is not None]
+    if not ids:
         return {}
     res = models.Result
-    newest = (
-        select(func.max(res.id))
-        .where(res.declaration_id.in_(list(declaration_ids)))
-        .group_by(res.declaration_id)
-    )
-    return {r.declaration_id: r for r in session.scalars(select(res).where(res.id.in_(newest)))}
+    return {r.declaration_id: r for r in session.scalars(select(res).where(res.id.in_(ids)))}
 
 
 def module_summaries(session: Session) -> list[dict[str, Any]]:
     """Per module: declarations, theorems, and theorems by newest result status."""
-    d, res = models.Declaration, models.Result
-    latest = latest_results_subquery()
+    d = models.Declaration
     stmt = (
-        select(d.module, d.kind, res.status, func.count())
-        .outerjoin(latest, latest.c.declaration_id == d.id)
-        .outerjoin(res, res.id == latest.c.result_id)
+        select(d.module, d.kind, d.latest_status, func.count())
         .where(d.removed.is_(False))
-        .group_by(d.module, d.kind, res.status)
+        .group_by(d.module, d.kind, d.latest_status)
     )
     summaries: dict[str, dict[str, Any]] = {}
     for module, kind, status, count in session.execute(stmt):

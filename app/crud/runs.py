@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import and_, distinct, func, select
+from sqlalchemy import ColumnElement, and_, distinct, func, select
 from sqlalchemy.orm import Session
 
 from app import models
-from app.crud.declarations import THEOREM_KINDS, latest_results_subquery
+from app.crud.declarations import THEOREM_KINDS
 
 __all__ = [
     "counterexamples_for",
@@ -141,34 +141,41 @@ def flaky_seeds(
     return seen if all(seen.values()) else None
 
 
-def stale_theorems(session: Session, *, module: str | None = None) -> list[str]:
+def stale_theorems(
+    session: Session, *, module: str | None = None, declaration_ids: Sequence[int] | None = None
+) -> list[str]:
     """Live theorems that need a (re)run: never checked, their own revision changed since
     their newest result, or a definition their checker used changed (or appeared, or was
-    removed) since then."""
+    removed) since then. Within a module, or among the given declarations, when asked:
+    then only their own dependencies and those definitions are read."""
     d, res, dep = models.Declaration, models.Result, models.Dependency
-    latest = latest_results_subquery()
     r = models.DeclarationRevision
+    where: list[ColumnElement[bool]] = [d.kind.in_(THEOREM_KINDS), d.removed.is_(False)]
+    if module:
+        where.append(d.module == module)
+    if declaration_ids is not None:
+        where.append(d.id.in_(list(declaration_ids)))
     stmt = (
         select(d.id, d.name, r.id, res.revision_id)
         .join(r, and_(r.declaration_id == d.id, r.revision == d.current_revision))
-        .outerjoin(latest, latest.c.declaration_id == d.id)
-        .outerjoin(res, res.id == latest.c.result_id)
-        .where(d.kind.in_(THEOREM_KINDS), d.removed.is_(False))
+        .outerjoin(res, res.id == d.latest_result_id)
+        .where(*where)
         .order_by(d.name)
     )
-    if module:
-        stmt = stmt.where(d.module == module)
     rows = session.execute(stmt).all()
     stale: set[str] = {name for _, name, current, checked in rows if checked != current}
-
-    current_hash = {
-        name: (h, removed)
-        for name, h, removed in session.execute(select(d.name, d.content_hash, d.removed))
-    }
     ids = {decl_id: name for decl_id, name, _, _ in rows}
-    for decl_id, depends_on, recorded in session.execute(
-        select(dep.declaration_id, dep.depends_on, dep.revision_hash)
-    ):
+    deps = select(dep.declaration_id, dep.depends_on, dep.revision_hash)
+    if declaration_ids is not None:
+        deps = deps.where(dep.declaration_id.in_(list(ids)))
+    elif module:
+        deps = deps.join(d, d.id == dep.declaration_id).where(d.module == module)
+    used = [(decl_id, on, recorded) for decl_id, on, recorded in session.execute(deps)]
+    hashes = select(d.name, d.content_hash, d.removed)
+    if declaration_ids is not None:
+        hashes = hashes.where(d.name.in_(sorted({on for _, on, _ in used})))
+    current_hash = {name: (h, removed) for name, h, removed in session.execute(hashes)}
+    for decl_id, depends_on, recorded in used:
         name = ids.get(decl_id)
         if name is None or name in stale:
             continue

@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app import models
-from app.crud.declarations import THEOREM_KINDS, latest_results_subquery
+from app.crud.declarations import THEOREM_KINDS
 from app.dashboard.graph import MAX_LAYERS, MAX_NODES, GraphEdge, GraphNode
 from app.dashboard.render import theorem_url
 from app.dashboard.svg import ErrorSample
@@ -49,17 +49,12 @@ class Coverage:
 
 def coverage(session: Session) -> Coverage:
     """Live theorems whose newest result had a checker (derived or registered), of all."""
-    d, res = models.Declaration, models.Result
-    latest = latest_results_subquery()
+    d = models.Declaration
     live = (d.kind.in_(THEOREM_KINDS), d.removed.is_(False))
     theorems = session.scalar(select(func.count()).select_from(d).where(*live)) or 0
     with_checker = (
         session.scalar(
-            select(func.count())
-            .select_from(d)
-            .join(latest, latest.c.declaration_id == d.id)
-            .join(res, res.id == latest.c.result_id)
-            .where(*live, res.checker.in_(CHECKERS))
+            select(func.count()).select_from(d).where(*live, d.latest_checker.in_(CHECKERS))
         )
         or 0
     )

@@ -160,7 +160,7 @@ def theorem_detail(
     stale = (
         decl.kind in THEOREM_KINDS
         and not decl.removed
-        and name in set(crud.stale_theorems(session, module=decl.module))
+        and bool(crud.stale_theorems(session, declaration_ids=[decl.id]))
     )
     revisions = [
         schemas.RevisionOut(

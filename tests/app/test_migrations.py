@@ -28,6 +28,7 @@ from app.settings import Settings
 TABLES = {
     "alembic_version",
     "counterexamples",
+    "data_generation",
     "declaration_revisions",
     "declarations",
     "dependencies",

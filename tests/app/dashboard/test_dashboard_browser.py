@@ -203,6 +203,20 @@ def test_overview_to_a_failure_and_its_counterexample(page: Any, server: str) ->
     _shot(page, "theorem")
 
 
+def test_a_passing_theorem_shows_its_checker_and_no_counterexample(page: Any, server: str) -> None:
+    page.goto(server + "/theorems?status=pass&q=Browser.div_zero")
+    rows = page.locator("table.theorems tbody tr")
+    assert rows.count() == 1
+    rows.locator("a").first.click()
+    page.wait_for_url("**/theorems/Browser.div_zero")
+    assert "x / 0 = 0" in page.locator("#statement").inner_text()
+    assert page.locator("#counterexample").count() == 0
+    assert page.locator("#repro").count() == 0
+    assert "pass" in page.locator("main").inner_text()
+    assert page.locator("svg.chart circle").count() == 1
+    _shot(page, "theorem-pass")
+
+
 def test_log_in_start_a_run_and_watch_it_complete(page: Any, server: str) -> None:
     from playwright.sync_api import expect
 

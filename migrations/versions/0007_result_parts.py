@@ -1,8 +1,8 @@
 """Results of whole checks keep one row per part (a family of a network's gradient nodes:
 its largest errors and its worst node), as JSON; NULL for every other result.
 
-Revision ID: 0005_result_parts
-Revises: 0004_webhook_deliveries
+Revision ID: 0007_result_parts
+Revises: 0006_data_generation
 Create Date: 2026-12-01
 """
 
@@ -12,8 +12,8 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-revision: str = "0005_result_parts"
-down_revision: str | Sequence[str] | None = "0004_webhook_deliveries"
+revision: str = "0007_result_parts"
+down_revision: str | Sequence[str] | None = "0006_data_generation"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
@@ -22,10 +22,10 @@ JSON = sa.JSON(none_as_null=True).with_variant(postgresql.JSONB(none_as_null=Tru
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("results") as batch:
-        batch.add_column(sa.Column("parts", JSON, nullable=True))
+    # a plain ADD COLUMN on both databases: a batch copy of the table on SQLite would
+    # drop the triggers 0005 keeps on `results`
+    op.add_column("results", sa.Column("parts", JSON, nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("results") as batch:
-        batch.drop_column("parts")
+    op.drop_column("results", "parts")

@@ -1,0 +1,127 @@
+"""`proofbridge serve --processes N`: refused without a broker (the in-process runner runs
+in one process); with one, N processes share the port on one database, and what one of
+them writes is seen by the others' page caches at once."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from db_support import REPO
+
+from app.cli import main
+
+TOKEN = "serve-processes-token-3b9e"
+PAGE = b"""Two #
+
+module: Two.Page
+
+theorem Two.div_zero (x : \xe2\x84\x9d) : x / 0 = 0
+
+Division by zero is zero.
+"""
+
+
+def test_several_processes_need_a_broker(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--processes", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "--processes 2 needs PROOFBRIDGE_BROKER_URL" in err
+
+
+def test_processes_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["serve", "--processes", "0"])
+    assert exc.value.code == 2
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _get(url: str) -> tuple[dict[str, Any], str]:
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return json.loads(response.read()), response.headers.get("x-cache", "")
+
+
+def _ingest(base: str) -> None:
+    boundary = "pbboundary"
+    body = (
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="files"; filename="two.txt"\r\n'
+            "Content-Type: text/plain\r\n\r\n"
+        ).encode()
+        + PAGE
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    request = urllib.request.Request(
+        f"{base}/api/v1/ingest",
+        data=body,
+        headers={
+            "Authorization": f"Bearer {TOKEN}",
+            "Content-Type": f"multipart/form-data; boundary={boundary}",
+        },
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.status == 200
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+def test_two_processes_serve_one_database_and_see_each_others_writes(
+    pg_url: str, tmp_path: Path
+) -> None:
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PROOFBRIDGE_")}
+    env.update(
+        PYTHONPATH=str(REPO),
+        PROOFBRIDGE_DATABASE_URL=pg_url,
+        PROOFBRIDGE_API_TOKEN=TOKEN,
+        PROOFBRIDGE_DATA_DIR=str(tmp_path / "var"),
+        PROOFBRIDGE_BROKER_URL="redis://127.0.0.1:6379/14",
+    )
+    subprocess.run(
+        [sys.executable, "-m", "app", "db", "upgrade"], env=env, check=True, capture_output=True
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app", "serve", "--port", str(port), "--processes", "2"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                _get(f"{base}/api/v1/healthz")
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.3)
+        # fill both processes' caches (connections land on either process)
+        for _ in range(8):
+            body, _state = _get(f"{base}/api/v1/theorems")
+            assert body["count"] == 0
+        _ingest(base)
+        for _ in range(8):
+            body, state = _get(f"{base}/api/v1/theorems")
+            assert body["count"] == 1
+            assert state in ("hit", "miss")
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=30)
+    assert out.count("Started server process") == 2, out

@@ -268,7 +268,10 @@ def newest_results(
     if not ids:
         return {}
     res = models.Result
-    return {r.declaration_id: r for r in session.scalars(select(res).where(res.id.in_(ids)))}
+    # what a list shows of a result; the rest (JSON draws, dims, assumptions) stays unread
+    shown = load_only(res.declaration_id, res.status, res.checker, res.created_at, raiseload=True)
+    stmt = select(res).where(res.id.in_(ids)).options(shown)
+    return {r.declaration_id: r for r in session.scalars(stmt)}
 
 
 def module_summaries(session: Session) -> list[dict[str, Any]]:

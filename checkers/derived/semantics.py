@@ -17,6 +17,7 @@ from typing import Any
 from checkers.derived.derivatives import BUILTINS as DERIVATIVES
 from checkers.derived.equations import EqnFn, Param
 from checkers.derived.errors import NotSupported
+from checkers.derived.inference import settle_types
 from checkers.derived.lean_core import CORE
 from checkers.derived.types import ARRAY_TYPES, INT_NAMES, NAT_NAMES, PROP_NAMES, REAL_NAMES
 from checkers.derived.values import Builtin
@@ -189,6 +190,8 @@ class Semantics:
         if isinstance(cases, NotSupported):
             return cases
         lhs_vars, rhs = cases
+        # untyped binders of the right-hand side (`∑ j, W k j`) typed from their uses
+        rhs = settle_types(analysis.binders, rhs, self).statement
         params = tuple(
             Param(n, b.type, b.kind) for b in analysis.binders for n in (b.names or ("",))
         )

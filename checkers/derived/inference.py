@@ -43,9 +43,9 @@ from checkers.derived.unify import (
     join,
     resolve,
     signature,
-    size_key,
     strip,
     to_type,
+    unify,
 )
 from theorem_index.lean import print_term
 from theorem_index.lean import syntax as S
@@ -81,27 +81,9 @@ class Inference:
 
     # --- unification ------------------------------------------------------------
 
-    def unify(self, a: Any, b: Any) -> bool:
-        a, b = resolve(a), resolve(b)
-        if a is None or b is None or a is b:
-            return True
-        if isinstance(a, Meta) or isinstance(b, Meta):
-            m, other = (a, b) if isinstance(a, Meta) else (b, a)
-            m.value = other
-            return True
-        if isinstance(a, S.Term) and isinstance(b, S.Term):
-            return size_key(a) == size_key(b)
-        if type(a) is not type(b):
-            return False
-        if isinstance(a, Base):
-            return a == b
-        if isinstance(a, Fin):
-            return self.unify(a.size, b.size)
-        if isinstance(a, Fun):
-            return self.unify(a.dom, b.dom) and self.unify(a.cod, b.cod)
-        if isinstance(a, Prod):
-            return self.unify(a.fst, b.fst) and self.unify(a.snd, b.snd)
-        return False
+    @staticmethod
+    def unify(a: Any, b: Any) -> bool:
+        return unify(a, b)
 
     def use(self, m: Meta, ty: Any) -> None:
         """A binder used at `ty`; two different types make it ambiguous."""
@@ -242,7 +224,12 @@ class Inference:
             for s in t.scrutinees:
                 self.synth(s, scope)
             return None
-        if isinstance(t, S.Proj | S.Norm):
+        if isinstance(t, S.Proj):
+            pair = resolve(self.synth(t.term, scope))
+            if isinstance(pair, Prod) and t.field in ("1", "2", "fst", "snd"):
+                return pair.fst if t.field in ("1", "fst") else pair.snd
+            return None
+        if isinstance(t, S.Norm):
             self.synth(t.term, scope)
             return None
         # other binding forms (`∫`, set-builders, `match` alternatives) are not
@@ -261,6 +248,8 @@ class Inference:
         rest = list(args)
         ty: Any
         name = const_name(fn) if not (isinstance(fn, S.Ident) and fn.name in scope) else None
+        if isinstance(fn, S.Proj) and isinstance(strip(fn.term), S.Const):
+            name = f"{const_name(strip(fn.term))}.{fn.field}"  # `finProdFinEquiv.symm`
         sig = signature(self.sem, name) if name is not None else None
         if sig is not None and sig.kinds:
             for k, a in enumerate(rest):

@@ -24,7 +24,7 @@ from checkers.derived.types import (
     const_name,
     head_and_args,
 )
-from theorem_index.lean import analyse_declaration, print_term
+from theorem_index.lean import analyse_declaration, parse_binders, parse_term, print_term
 from theorem_index.lean import syntax as S
 
 _RANK = {"fin": 0, "nat": 1, "int": 2, "real": 3}
@@ -88,8 +88,8 @@ def ground(t: Any) -> S.Term | None:
         name, written = _WRITTEN[t.name]
         return S.Const(name, written=written)
     if isinstance(t, Fin):
-        size = resolve(t.size)
-        if isinstance(size, S.Term):
+        size = zonk(t.size)
+        if isinstance(size, S.Term) and not _holes(size):
             atom = isinstance(size, S.Num | S.Var | S.Ident | S.Const)
             return S.App(S.Const("Fin", written="Fin"), (size if atom else S.Paren(size),))
         return None
@@ -128,6 +128,10 @@ def to_type(t: S.Term | None, subst: Mapping[str, Any]) -> Any:
             return Base(kind)
     if name == "Fin" and len(args) == 1:
         return Fin(_size(args[0], subst))
+    if name == "EuclideanSpace" and len(args) == 2:
+        # `PiLp 2 (fun _ => ℝ)`: applied to an index like the function it wraps
+        dom = to_type(args[1], subst)
+        return Fun(dom, Base("real")) if isinstance(dom, Fin) else None
     rank = array_rank(name)
     if rank is not None and len(args) == rank:
         out: Any = Base("real")
@@ -138,19 +142,17 @@ def to_type(t: S.Term | None, subst: Mapping[str, Any]) -> Any:
 
 
 def _size(t: S.Term, subst: Mapping[str, Any]) -> Any:
+    """A dimension term with the names in `subst` replaced: by the argument given, or by
+    a hole standing for the metavariable (`Vec (c * h * w)` of `Tensor3.unflatten`)."""
     t = strip(t)
     if isinstance(t, S.Var | S.Ident) and t.name in subst:
         v = subst[t.name]
         return v if isinstance(v, Meta | S.Term) else Meta()
-    names = {u.name for u in S.subterms(t) if isinstance(u, S.Var | S.Ident)}
-    if not names & set(subst):
-        return t
-    if any(not isinstance(subst[n], S.Term) for n in names & set(subst)):
-        return Meta()  # a product of unknown dimensions: nothing to learn from it
 
     def sub(u: Any) -> Any:
         if isinstance(u, S.Var | S.Ident) and u.name in subst:
-            return S.Paren(subst[u.name])
+            v = subst[u.name]
+            return SizeHole(meta=v) if isinstance(v, Meta) else S.Paren(v)
         if isinstance(u, S.Term):
             return dataclasses.replace(u, **{f: sub(getattr(u, f)) for f in S.node_fields(type(u))})
         if isinstance(u, tuple):
@@ -158,6 +160,77 @@ def _size(t: S.Term, subst: Mapping[str, Any]) -> Any:
         return u
 
     return sub(t)
+
+
+@dataclass(frozen=True, eq=False)
+class SizeHole(S.Hole):
+    """An unknown dimension inside a dimension term."""
+
+    meta: Meta = dataclasses.field(default_factory=Meta)
+
+
+def zonk(t: Any) -> Any:
+    """A dimension with every solved hole replaced by its solution."""
+    t = resolve(t)
+    if isinstance(t, SizeHole):
+        v = resolve(t.meta)
+        return t if isinstance(v, Meta) else zonk(v)
+    if isinstance(t, S.Term):
+        changes: dict[str, Any] = {}
+        for f in S.node_fields(type(t)):
+            old = getattr(t, f)
+            new = tuple(zonk(x) for x in old) if isinstance(old, tuple) else zonk(old)
+            if new is not old and new != old:
+                changes[f] = new
+        return dataclasses.replace(t, **changes) if changes else t
+    return t
+
+
+def _holes(t: Any) -> bool:
+    return any(isinstance(u, SizeHole) for u in S.subterms(t))
+
+
+def unify(a: Any, b: Any) -> bool:
+    """Make two types (or dimensions) equal by solving metavariables; False when they
+    cannot be (first-order, as Lean's unifier is before unfolding anything)."""
+    a, b = resolve(a), resolve(b)
+    if a is None or b is None or a is b:
+        return True
+    if isinstance(a, S.Term) or isinstance(b, S.Term):
+        if isinstance(a, S.Term | Meta) and isinstance(b, S.Term | Meta):
+            return _unify_size(zonk(a), zonk(b))
+        return False
+    if isinstance(a, Meta) or isinstance(b, Meta):
+        m, other = (a, b) if isinstance(a, Meta) else (b, a)
+        m.value = other
+        return True
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, Base):
+        return bool(a == b)
+    if isinstance(a, Fin):
+        return unify(a.size, b.size)
+    if isinstance(a, Fun):
+        return unify(a.dom, b.dom) and unify(a.cod, b.cod)
+    if isinstance(a, Prod):
+        return unify(a.fst, b.fst) and unify(a.snd, b.snd)
+    return False
+
+
+def _unify_size(a: Any, b: Any) -> bool:
+    if isinstance(a, Meta | SizeHole) or isinstance(b, Meta | SizeHole):
+        x, other = (a, b) if isinstance(a, Meta | SizeHole) else (b, a)
+        m = x.meta if isinstance(x, SizeHole) else x
+        if other is x or (isinstance(other, SizeHole) and resolve(other.meta) is m):
+            return True
+        m.value = other
+        return True
+    a, b = strip(a), strip(b)
+    if not (_holes(a) or _holes(b)):
+        return size_key(a) == size_key(b)
+    if isinstance(a, S.BinOp) and isinstance(b, S.BinOp) and a.op == b.op:
+        return _unify_size(zonk(a.lhs), zonk(b.lhs)) and _unify_size(zonk(a.rhs), zonk(b.rhs))
+    return False
 
 
 @dataclass(frozen=True)
@@ -191,7 +264,26 @@ def signature(sem: Any, name: str) -> Signature | None:
     return cache[name]
 
 
+# Mathlib constants used as functions whose types the library entries do not record.
+_MATHLIB = {
+    "finProdFinEquiv": ("{m n : ℕ}", "Fin m × Fin n → Fin (m * n)"),
+    "finProdFinEquiv.symm": ("{m n : ℕ}", "Fin (m * n) → Fin m × Fin n"),
+}
+
+
+def _mathlib(name: str) -> Signature | None:
+    if name not in _MATHLIB:
+        return None
+    binders, result = _MATHLIB[name]
+    params = tuple(
+        Param(n, b.type, b.kind == "explicit") for b in parse_binders(binders) for n in b.names
+    )
+    return Signature(params, parse_term(result))
+
+
 def _signature(sem: Any, name: str) -> Signature | None:
+    if name in _MATHLIB:
+        return _mathlib(name)
     for cand in sem.candidates(name):
         decl = sem.declaration(cand)
         if decl is None:

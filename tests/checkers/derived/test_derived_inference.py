@@ -36,6 +36,13 @@ ROWSUM = definition(
     "Vec m",
     "Proofs.rowsum W = fun k => ∑ j, W k j",
 )
+UNFLATTEN = definition(
+    "Proofs.Tensor3.unflatten",
+    "{c h w : ℕ} (v : Vec (c * h * w))",
+    "Tensor3 c h w",
+    "Proofs.Tensor3.unflatten v = fun ci hi wi => "
+    "v (finProdFinEquiv (finProdFinEquiv (ci, hi), wi))",
+)
 
 
 def _binder_types(name: str, env: object) -> dict[str, str]:
@@ -99,6 +106,22 @@ CASES = [
         "{m n : ℕ} (W : Mat m n) (i : Fin m)",
         "rowsum W i = ∑ j : Fin n, W i j",
         "rowsum W i = ∑ j : Fin n, W i j * W i j",
+    ),
+    (
+        "implicit-dimensions-by-structure",
+        (UNFLATTEN,),
+        "{c h w : ℕ} (v : Vec (c * h * w))",
+        "∀ ci hi wi, Tensor3.unflatten v ci hi wi = "
+        "v (finProdFinEquiv (finProdFinEquiv (ci, hi), wi))",
+        "∀ ci hi wi, Tensor3.unflatten v ci hi wi = "
+        "v (finProdFinEquiv (finProdFinEquiv (ci, hi), Fin.rev wi))",
+    ),
+    (
+        "pair-component",
+        (),
+        "{m n : ℕ} (e : Vec (m * n)) (j : Fin n)",
+        "∑ i, e (finProdFinEquiv (i, j)) = ∑ i : Fin m, e (finProdFinEquiv (i, j))",
+        "∑ i, e (finProdFinEquiv (i, j)) = ∑ i : Fin m, e (finProdFinEquiv (i, Fin.rev j))",
     ),
 ]
 
@@ -166,3 +189,18 @@ def test_refuse_binder_used_at_two_types() -> None:
         "the type of the summation variable j is not written, and its uses disagree: "
         "it is used both as Fin m and as Fin n"
     )
+
+
+def test_type_index_of_euclidean_vector_like_the_function_it_wraps() -> None:
+    env = environment(
+        theorem("Proofs.t", "{k : ℕ} (v : EuclideanSpace ℝ (Fin k))", "∑ i, v i ^ 2 ≥ 0")
+    )
+    sem = shared_semantics(env)
+    decl = env.get("Proofs.t")
+    assert decl is not None
+    from theorem_index.lean import analyse_declaration
+
+    a = analyse_declaration(decl, sem.known)
+    assert a.statement is not None and a.binders is not None
+    settled = settle_types(a.binders, a.statement, sem)
+    assert str(print_term(settled.statement)) == "∑ i : Fin k, v i ^ 2 ≥ 0"

@@ -30,6 +30,7 @@ from app.api.main import API_PREFIX, api_router
 from app.api.metrics import Metrics, RequestMetrics
 from app.db import redact_url
 from app.runtime import load_settings, prepare_server
+from app.services.coverage import CoverageReporter
 from app.services.describer import CheckerDescriber
 from app.services.runner import InProcessRunner
 from app.settings import Settings
@@ -111,6 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.api_token = None
     app.state.metrics = Metrics()
     app.state.describer = CheckerDescriber()
+    app.state.coverage = CoverageReporter()
     app.state.runner = None
     app.state.dispatcher = None
     app.state.submit_run = lambda run_id: _submit(app, run_id)

@@ -28,7 +28,6 @@ term: the inference is over the tree and the declared types alone.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -307,6 +306,8 @@ class Settled:
 
 def settle_types(binders: tuple[S.Binder, ...], statement: S.Term, sem: Any) -> Settled:
     """The binders and the statement with the types their uses settle written in."""
+    if not _untyped(binders, statement):
+        return Settled(binders, statement, {})  # a weight table's equation: nothing to do
     inf = Inference(sem)
     for _ in range(_PASSES):
         scope = inf.bind(binders, {})
@@ -320,8 +321,24 @@ def settle_types(binders: tuple[S.Binder, ...], statement: S.Term, sem: Any) -> 
             reasons[m.owner] = f"its uses disagree: {m.conflict}"
         elif ground(m) is None:
             reasons.setdefault(m.owner, "its uses do not settle it")
+    if all(m.conflict or ground(m) is None for m in inf.metas.values()):
+        return Settled(binders, statement, reasons)
     rewrite = _Rewriter(inf.metas)
     return Settled(rewrite.binders(binders), rewrite.term(statement), reasons)
+
+
+def _untyped(binders: tuple[S.Binder, ...], statement: S.Term) -> bool:
+    """Whether a binder in the signature or the statement has no type."""
+
+    def bare(b: S.Binder) -> bool:
+        return b.type is None and b.pattern is None and b.kind != "inst"
+
+    if any(bare(b) for b in binders):
+        return True
+    for u in S.subterms((statement, tuple(b.type for b in binders if b.type is not None))):
+        if isinstance(u, S.BigOp | S.Quant | S.Lam) and any(bare(b) for b in u.binders):
+            return True
+    return False
 
 
 class _Rewriter:
@@ -371,24 +388,3 @@ class _Rewriter:
             items = tuple(self.term(x) for x in t)
             return items if any(a is not b for a, b in zip(items, t, strict=True)) else t
         return t
-
-
-def untyped_reason(
-    binders: tuple[S.Binder, ...], core: S.Term, reasons: Mapping[str, str]
-) -> str | None:
-    """Why a binder of the theorem, or the index of a sum over a whole type in the
-    relation it states, has no type; None when each has one."""
-    for b in binders:
-        if b.type is None and b.pattern is None and b.kind != "inst":
-            name = b.names[0] if b.names else "_"
-            return f"the binder {name} has no type, and {reasons.get(name, 'it is not used')}"
-    for u in S.subterms(core):
-        if isinstance(u, S.BigOp) and u.domain is None:
-            for b in u.binders:
-                if b.type is None and b.pattern is None and b.names and b.names[0] in reasons:
-                    name = b.names[0]
-                    return (
-                        f"the type of the summation variable {name} is not written, "
-                        f"and {reasons[name]}"
-                    )
-    return None

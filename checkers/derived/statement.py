@@ -8,10 +8,11 @@ type is still unknown makes the theorem unsupported, saying why.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from checkers.core import Unsupported
-from checkers.derived.inference import settle_types, untyped_reason
+from checkers.derived.inference import settle_types
 from theorem_index.lean import syntax as S
 
 RELATIONS = ("=", "≤", "≥", "<", ">")
@@ -75,3 +76,24 @@ def _peel(statement: S.Term) -> tuple[tuple[S.Binder, ...], S.Term]:
             t = t.rhs
         else:
             return tuple(extra), t
+
+
+def untyped_reason(
+    binders: tuple[S.Binder, ...], core: S.Term, reasons: Mapping[str, str]
+) -> str | None:
+    """Why a binder of the theorem, or the index of a sum over a whole type in the
+    relation it states, has no type; None when each has one."""
+    for b in binders:
+        if b.type is None and b.pattern is None and b.kind != "inst":
+            name = b.names[0] if b.names else "_"
+            return f"the binder {name} has no type, and {reasons.get(name, 'it is not used')}"
+    for u in S.subterms(core):
+        if isinstance(u, S.BigOp) and u.domain is None:
+            for b in u.binders:
+                if b.type is None and b.pattern is None and b.names and b.names[0] in reasons:
+                    name = b.names[0]
+                    return (
+                        f"the type of the summation variable {name} is not written, "
+                        f"and {reasons[name]}"
+                    )
+    return None

@@ -66,9 +66,30 @@ class Prod:
 
 
 def resolve(t: Any) -> Any:
-    while isinstance(t, Meta) and t.value is not None:
-        t = t.value
-    return t
+    """What a metavariable stands for so far (itself when unsolved); the chain of
+    metavariables solved by one another is shortened on the way."""
+    end = t
+    while isinstance(end, Meta) and end.value is not None:
+        end = end.value
+    while isinstance(t, Meta) and t.value is not None and t.value is not end:
+        t.value, t = end, t.value
+    return end
+
+
+def occurs(m: Meta, t: Any) -> bool:
+    """Whether `t` mentions `m` (binding m to it would make an infinite type)."""
+    t = resolve(t)
+    if t is m:
+        return True
+    if isinstance(t, Fin):
+        return occurs(m, t.size)
+    if isinstance(t, Fun):
+        return occurs(m, t.dom) or occurs(m, t.cod)
+    if isinstance(t, Prod):
+        return occurs(m, t.fst) or occurs(m, t.snd)
+    if isinstance(t, S.Term):
+        return any(isinstance(u, SizeHole) and occurs(m, u.meta) for u in S.subterms(t))
+    return False
 
 
 def strip(t: S.Term) -> S.Term:
@@ -202,6 +223,8 @@ def unify(a: Any, b: Any) -> bool:
         return False
     if isinstance(a, Meta) or isinstance(b, Meta):
         m, other = (a, b) if isinstance(a, Meta) else (b, a)
+        if occurs(m, other):
+            return False
         m.value = other
         return True
     if type(a) is not type(b):
@@ -220,9 +243,9 @@ def unify(a: Any, b: Any) -> bool:
 def _unify_size(a: Any, b: Any) -> bool:
     if isinstance(a, Meta | SizeHole) or isinstance(b, Meta | SizeHole):
         x, other = (a, b) if isinstance(a, Meta | SizeHole) else (b, a)
-        m = x.meta if isinstance(x, SizeHole) else x
-        if other is x or (isinstance(other, SizeHole) and resolve(other.meta) is m):
-            return True
+        m = resolve(x.meta) if isinstance(x, SizeHole) else x
+        if not isinstance(m, Meta) or other is x or occurs(m, other):
+            return other is x or (isinstance(other, SizeHole) and resolve(other.meta) is m)
         m.value = other
         return True
     a, b = strip(a), strip(b)

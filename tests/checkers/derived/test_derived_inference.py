@@ -204,3 +204,15 @@ def test_type_index_of_euclidean_vector_like_the_function_it_wraps() -> None:
     assert a.statement is not None and a.binders is not None
     settled = settle_types(a.binders, a.statement, sem)
     assert str(print_term(settled.statement)) == "∑ i : Fin k, v i ^ 2 ≥ 0"
+
+
+def test_refuse_infinite_type_and_shorten_chains_of_metavariables() -> None:
+    from checkers.derived.unify import Base, Fun, Meta, resolve, unify
+
+    a, b, c = Meta(), Meta(), Meta()
+    assert unify(a, b) and unify(b, c) and unify(c, Base("real"))
+    assert resolve(a) == Base("real")
+    assert a.value == Base("real")  # the chain a -> b -> c was shortened
+    m = Meta()
+    assert not unify(m, Fun(m, Base("real")))
+    assert m.value is None

@@ -361,7 +361,9 @@ class Semantics:
 
 
 def _param_type_constants(eq: EqnFn) -> set[str]:
-    out: set[str] = set()
+    """The constants of the definition's parameter and result types: a value of a type
+    without semantics (`def w : List ℤ := [..]`) cannot be evaluated either."""
+    out: set[str] = set() if eq.result is None else constants_in(eq.result)
     for p in eq.params:
         if p.type is not None and p.kind != "inst":
             out |= constants_in(p.type)

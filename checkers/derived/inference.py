@@ -169,6 +169,9 @@ class Inference:
                 base = self.tree(t.lhs, scope)
                 self.synth(t.rhs, scope)
                 return base
+            if t.op == "•":  # `c • v` is of `v`'s type (`SMul M α`)
+                self.synth(t.lhs, scope)
+                return self.synth(t.rhs, scope)
             self.synth(t.lhs, scope)
             self.synth(t.rhs, scope)
             return Base("prop") if t.op in _LOGIC else None

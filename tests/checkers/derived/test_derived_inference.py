@@ -117,6 +117,13 @@ CASES = [
         "v (finProdFinEquiv (finProdFinEquiv (ci, hi), Fin.rev wi))",
     ),
     (
+        "scalar-multiple",
+        (),
+        "{n : ℕ} (e : Vec n) (t : ℝ)",
+        "∑ idx, (t • e) idx = t * ∑ idx, e idx",
+        "∑ idx, (t • e) idx = (t + 1) * ∑ idx, e idx",
+    ),
+    (
         "pair-component",
         (),
         "{m n : ℕ} (e : Vec (m * n)) (j : Fin n)",

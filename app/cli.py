@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from app.cli_coverage import add_coverage_parser, cmd_coverage
 from app.cli_output import (
     describe_document_kinds,
     dumps,
@@ -205,6 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--loglevel", default="INFO", help="Celery's log level (INFO)")
     p.add_argument("--hostname", help="the worker's node name (default: celery@HOST)")
 
+    add_coverage_parser(sub)
     p = sub.add_parser("db", help="database maintenance")
     db_sub = p.add_subparsers(dest="db_command", required=True, metavar="ACTION")
     db_sub.add_parser("upgrade", help="apply the migrations")
@@ -369,6 +371,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Settings], int]] = {
     "show": cmd_show,
     "serve": cmd_serve,
     "worker": cmd_worker,
+    "coverage": cmd_coverage,
     "db": cmd_db,
 }
 

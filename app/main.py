@@ -32,6 +32,7 @@ from app.api.metrics import Metrics, RequestMetrics
 from app.db import redact_url
 from app.generation import Generation
 from app.runtime import load_settings, prepare_server
+from app.services.coverage import CoverageReporter
 from app.services.describer import CheckerDescriber
 from app.services.runner import InProcessRunner
 from app.settings import Settings
@@ -121,6 +122,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.api_token = None
     app.state.metrics = Metrics()
     app.state.describer = CheckerDescriber()
+    app.state.coverage = CoverageReporter()
     app.state.runner = None
     app.state.dispatcher = None
     app.state.generation = None

@@ -14,18 +14,22 @@ from pydantic import BaseModel, Field
 __all__ = [
     "CheckerOut",
     "CounterexampleOut",
+    "CoverageOut",
     "DeclarationSummary",
     "IngestErrorOut",
     "IngestReportOut",
     "LocationOut",
+    "ModuleCoverageOut",
     "ModuleDocOut",
     "ModuleSummary",
     "Page",
+    "ReasonCountOut",
     "ResultOut",
     "RevisionOut",
     "RunOut",
     "TheoremDetail",
     "TheoremSummary",
+    "VocabularyNeedOut",
 ]
 
 T = TypeVar("T")
@@ -251,3 +255,36 @@ class RunOut(BaseModel):
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+
+
+class ModuleCoverageOut(BaseModel):
+    module: str
+    theorems: int
+    checked: int = Field(description="theorems that get a checker (registered or derived)")
+    unsupported: int
+
+
+class VocabularyNeedOut(BaseModel):
+    name: str = Field(description="a constant without semantics")
+    sole_blocker: int = Field(description="theorems for which it is the only missing constant")
+    blocks: int = Field(description="theorems whose missing constants include it")
+    example: str = Field(description="the first of those theorems by name")
+
+
+class ReasonCountOut(BaseModel):
+    reason: str
+    theorems: int
+
+
+class CoverageOut(BaseModel):
+    """Which theorems get a checker, decided statically (nothing is traced or compiled),
+    and the vocabulary to register next, ranked by sole blocker, then blocks, then name."""
+
+    theorems: int
+    checked: int
+    unsupported: int
+    modules: Page[ModuleCoverageOut]
+    vocabulary: Page[VocabularyNeedOut]
+    other_reasons: Page[ReasonCountOut] = Field(
+        description="why the unsupported theorems that lack no vocabulary are, by frequency"
+    )

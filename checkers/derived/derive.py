@@ -41,6 +41,7 @@ from checkers.derived.evaluate import Evaluator
 from checkers.derived.measure import Meter, paused
 from checkers.derived.premises import per_trial, premise_fn, probe_or_refuse
 from checkers.derived.semantics import Semantics
+from checkers.derived.statement import split_statement
 from checkers.derived.types import TFin, fin_domains, kind_of, value_type
 from checkers.derived.values import Arr, Proof, TypeValue, as_array, static_nat
 from checkers.environment import DerivationError
@@ -48,50 +49,7 @@ from theorem_index.lean import analyse_declaration, print_term
 from theorem_index.lean import syntax as S
 
 VERSION = "derived-1"
-_RELATIONS = ("=", "≤", "≥", "<", ">")
 NAT_INPUT_RANGE = (0, 10)
-
-
-def _extensional(core: S.BinOp, taken: set[str]) -> tuple[tuple[S.Binder, ...], S.BinOp]:
-    """`f = fun (x : T) => e` holds when `f x = e` for every x: T becomes a sampled input."""
-    extra: list[S.Binder] = []
-    while core.op == "=":
-        lam = core.lhs if isinstance(core.lhs, S.Lam) else core.rhs
-        if not isinstance(lam, S.Lam) or not lam.binders:
-            break
-        b = lam.binders[0]
-        if b.pattern is not None or b.type is None or not b.names:
-            break
-        head = b.type.fn if isinstance(b.type, S.App) else b.type
-        if isinstance(head, S.Const | S.Ident) and head.name == "Fin":
-            break
-        name = b.names[0]
-        while name in taken:
-            name += "'"
-        taken.add(name)
-        extra.append(S.Binder("explicit", (name,), b.type))
-        x = S.Var(name)
-        core = S.BinOp("=", S.App(core.lhs, (x,)), S.App(core.rhs, (x,)))
-    return tuple(extra), core
-
-
-def _binder_names(binders: tuple[S.Binder, ...]) -> set[str]:
-    return {n for b in binders for n in b.names}
-
-
-def _peel(statement: S.Term) -> tuple[tuple[S.Binder, ...], S.Term]:
-    """Leading `∀ x, ...` and `P → ...` become binders."""
-    extra: list[S.Binder] = []
-    t = statement
-    while True:
-        if isinstance(t, S.Quant) and t.q == "∀" and t.bound is None:
-            extra.extend(t.binders)
-            t = t.body
-        elif isinstance(t, S.BinOp) and t.op == "→":
-            extra.append(S.Binder("explicit", (f"_h{len(extra)}",), t.lhs))
-            t = t.rhs
-        else:
-            return tuple(extra), t
 
 
 @dataclass
@@ -393,13 +351,10 @@ def derive(name: str, env: Any) -> DerivedChecker | Unsupported:
     if analysis.errors or analysis.statement is None or analysis.binders is None:
         why = "; ".join(str(e) for e in analysis.errors) or "no statement"
         return Unsupported(f"the statement does not parse: {why}")
-    extra, core = _peel(analysis.statement)
-    if not (isinstance(core, S.BinOp) and core.op in _RELATIONS):
-        what = core.op if isinstance(core, S.BinOp) else type(core).__name__
-        return Unsupported(f"the statement is not an equation or inequality (its head is {what})")
-    funext, core = _extensional(core, _binder_names(analysis.binders + extra))
-    extra = extra + funext
-    binders = analysis.binders + extra
+    split = split_statement(analysis.binders, analysis.statement, sem)
+    if isinstance(split, Unsupported):
+        return split
+    binders, extra, core = split
     first = _derive_plan(name, env, sem, core, extra, binders, sizes_from_arguments=False)
     if isinstance(first, DerivedChecker) or not first[1]:
         return first if isinstance(first, DerivedChecker) else first[0]

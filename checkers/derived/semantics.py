@@ -17,6 +17,7 @@ from typing import Any
 from checkers.derived.derivatives import BUILTINS as DERIVATIVES
 from checkers.derived.equations import EqnFn, Param
 from checkers.derived.errors import NotSupported
+from checkers.derived.inference import settle_types
 from checkers.derived.lean_core import CORE
 from checkers.derived.types import ARRAY_TYPES, INT_NAMES, NAT_NAMES, PROP_NAMES, REAL_NAMES
 from checkers.derived.values import Builtin
@@ -189,6 +190,8 @@ class Semantics:
         if isinstance(cases, NotSupported):
             return cases
         lhs_vars, rhs = cases
+        # untyped binders of the right-hand side (`∑ j, W k j`) typed from their uses
+        rhs = settle_types(analysis.binders, rhs, self).statement
         params = tuple(
             Param(n, b.type, b.kind) for b in analysis.binders for n in (b.names or ("",))
         )
@@ -358,7 +361,9 @@ class Semantics:
 
 
 def _param_type_constants(eq: EqnFn) -> set[str]:
-    out: set[str] = set()
+    """The constants of the definition's parameter and result types: a value of a type
+    without semantics (`def w : List ℤ := [..]`) cannot be evaluated either."""
+    out: set[str] = set() if eq.result is None else constants_in(eq.result)
     for p in eq.params:
         if p.type is not None and p.kind != "inst":
             out |= constants_in(p.type)

@@ -77,6 +77,7 @@ def test_openapi_documents_each_status_code(openapi: dict[str, Any]) -> None:
         ("GET", "/theorems/{name}/results"): ["200", "404", "422", "503"],
         ("GET", "/declarations"): ["200", "422", "503"],
         ("GET", "/modules"): ["200", "503"],
+        ("GET", "/coverage"): ["200", "422", "503"],
         ("POST", "/ingest"): ["200", "401", "413", "415", "422", "503"],
         ("POST", "/runs"): ["200", "202", "401", "409", "413", "422", "503"],
         ("POST", "/runs/{run_id}/cancel"): ["200", "401", "404", "409", "422", "503"],

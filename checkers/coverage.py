@@ -1,0 +1,144 @@
+"""Which theorems can get a checker, and what vocabulary the others lack; computes nothing.
+
+    from checkers.coverage import coverage
+    report = coverage(env)                  # or coverage(env, module="Proofs.MLP")
+
+The decision is the static part of deriving a checker (checkers/derived): the
+statement parses, is a relation after its binders, every binder has a type
+(written or settled by its uses), and every constant it evaluates has semantics
+(an ingested equation that can be unfolded, or the library). Nothing is traced
+or compiled, so a theorem counted `checked` here may still be refused by the
+trace a check makes (its reason then comes with the check's result).
+
+A theorem with a registered checker is `checked`. For the others the missing
+constants rank the vocabulary to register next: `blocks` counts the theorems
+whose missing constants include a name, `sole_blocker` those for which it is the
+only missing constant (registering it alone would let their derivation proceed).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from checkers.derived.binders import plan_binders
+from checkers.derived.derive import shared_semantics
+from checkers.derived.errors import NotSupported
+from checkers.derived.statement import split_statement
+from checkers.environment import Environment
+from theorem_index.lean import analyse_declaration
+
+__all__ = ["Blocker", "Coverage", "ModuleCoverage", "VocabularyNeed", "blocker", "coverage"]
+
+_EVALUATED = ("mask", "dims", "constraint")
+
+
+@dataclass(frozen=True)
+class Blocker:
+    """Why a theorem gets no checker: the reason, and the constants without semantics."""
+
+    reason: str
+    missing: tuple[str, ...] = ()
+
+
+@dataclass
+class ModuleCoverage:
+    module: str
+    theorems: int = 0
+    checked: int = 0
+    unsupported: int = 0
+
+
+@dataclass(frozen=True)
+class VocabularyNeed:
+    name: str
+    sole_blocker: int  # theorems for which it is the only missing constant
+    blocks: int  # theorems whose missing constants include it
+    example: str  # one theorem it blocks (the first by name)
+
+
+@dataclass
+class Coverage:
+    modules: list[ModuleCoverage] = field(default_factory=list)
+    vocabulary: list[VocabularyNeed] = field(default_factory=list)
+    # the reasons of unsupported theorems that lack no vocabulary, most frequent first
+    other_reasons: list[tuple[str, int]] = field(default_factory=list)
+
+    @property
+    def theorems(self) -> int:
+        return sum(m.theorems for m in self.modules)
+
+    @property
+    def checked(self) -> int:
+        return sum(m.checked for m in self.modules)
+
+    @property
+    def unsupported(self) -> int:
+        return sum(m.unsupported for m in self.modules)
+
+
+def blocker(name: str, env: Environment) -> Blocker | None:
+    """Why `name` gets no checker, or None when its derivation would go ahead."""
+    if env.registry.get(name) is not None:
+        return None
+    decl = env.get(name)
+    if decl is None:
+        return Blocker(f"{name} is not declared")
+    sem = shared_semantics(env)
+    analysis = analyse_declaration(decl, sem.known)
+    if analysis.errors or analysis.statement is None or analysis.binders is None:
+        return Blocker("the statement does not parse")
+    split = split_statement(analysis.binders, analysis.statement, sem)
+    if not isinstance(split, tuple):
+        return Blocker(split.reason, tuple(split.missing))
+    binders, _, core = split
+    try:
+        plan = plan_binders(binders, core, sizes_from_arguments=False)
+    except NotSupported as e:
+        return Blocker(e.reason, tuple(e.missing))
+    missing = sem.missing_in([core, *(h.prop for h in plan.hyps if h.how in _EVALUATED)])
+    if missing:
+        return Blocker(f"no semantics for: {', '.join(missing)}", tuple(missing))
+    return None
+
+
+def coverage(env: Environment, *, module: str | None = None) -> Coverage:
+    """Per module, the theorems checked and unsupported (only `module`'s when given); the
+    vocabulary ranked by the theorems it would unlock: sole blocker first, then all it
+    blocks, then by name."""
+    by_module: dict[str, ModuleCoverage] = {}
+    sole: Counter[str] = Counter()
+    blocks: Counter[str] = Counter()
+    example: dict[str, str] = {}
+    reasons: Counter[str] = Counter()
+    theorems = sorted(
+        (d for d in env.theorems() if module is None or d.module == module),
+        key=lambda d: d.name,
+    )
+    for decl in theorems:
+        name = decl.name
+        row = by_module.setdefault(decl.module, ModuleCoverage(decl.module))
+        row.theorems += 1
+        why = blocker(name, env)
+        if why is None:
+            row.checked += 1
+            continue
+        row.unsupported += 1
+        if not why.missing:
+            reasons[_reason_kind(why.reason)] += 1
+        for m in why.missing:
+            blocks[m] += 1
+            example.setdefault(m, name)
+        if len(why.missing) == 1:
+            sole[why.missing[0]] += 1
+    ranked = sorted(blocks, key=lambda n: (-sole[n], -blocks[n], n))
+    return Coverage(
+        modules=[by_module[m] for m in sorted(by_module)],
+        vocabulary=[VocabularyNeed(n, sole[n], blocks[n], example[n]) for n in ranked],
+        other_reasons=reasons.most_common(),
+    )
+
+
+def _reason_kind(reason: str) -> str:
+    """A reason without what is particular to one theorem (after a colon)."""
+    return reason.split(":", 1)[0].strip()

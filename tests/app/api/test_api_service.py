@@ -80,6 +80,7 @@ def test_openapi_documents_every_endpoint(client: TestClient) -> None:
         ("GET", "/api/v1/theorems/{name}/results"): "read_theorem_results",
         ("GET", "/api/v1/declarations"): "read_declarations",
         ("GET", "/api/v1/modules"): "read_modules",
+        ("GET", "/api/v1/coverage"): "read_coverage",
         ("POST", "/api/v1/ingest"): "create_ingestion",
         ("POST", "/api/v1/runs"): "create_run",
         ("GET", "/api/v1/runs/{run_id}"): "read_run",

@@ -35,6 +35,7 @@ from app.runtime import load_settings, prepare_server
 from app.services.coverage import CoverageReporter
 from app.services.describer import CheckerDescriber
 from app.services.runner import InProcessRunner
+from app.services.warm import WarmEnvironment
 from app.settings import Settings
 
 __all__ = ["API_PREFIX", "app", "create_app"]
@@ -121,8 +122,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.api_token = None
     app.state.metrics = Metrics()
-    app.state.describer = CheckerDescriber()
-    app.state.coverage = CoverageReporter()
+    warm = WarmEnvironment()  # one environment of the declarations for both
+    app.state.describer = CheckerDescriber(warm=warm)
+    app.state.coverage = CoverageReporter(warm=warm)
     app.state.runner = None
     app.state.dispatcher = None
     app.state.generation = None

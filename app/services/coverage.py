@@ -3,7 +3,8 @@ vocabulary ranked by the theorems it would unlock (`checkers.coverage`); the CLI
 `coverage` and `GET /coverage` share it.
 
 A server keeps a `CoverageReporter`: the analysis of a whole corpus takes seconds, so it
-is kept per module filter until the declarations change (`declarations_fingerprint`).
+is kept per module filter until the declarations change (their fingerprint, read by the
+`WarmEnvironment` it shares with the checker descriptions).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from app.schemas import (
     VocabularyNeedOut,
 )
 from app.services.checks import build_environment, load_backend
-from app.services.describer import declarations_fingerprint
+from app.services.warm import WarmEnvironment
 
 __all__ = ["CoverageReporter", "coverage_report"]
 
@@ -56,24 +57,20 @@ class CoverageReporter:
 
     MAX_KEPT = 64  # module filters kept per fingerprint
 
-    def __init__(self, backend: Any = None) -> None:
-        self._backend = backend
+    def __init__(self, backend: Any = None, warm: WarmEnvironment | None = None) -> None:
+        self.warm = warm if warm is not None else WarmEnvironment(backend=backend)
         self._lock = threading.Lock()
         self._key: tuple[Any, ...] | None = None
-        self._env: Any = None
         self._reports: dict[str | None, CoverageOut] = {}
 
     def report(self, session: Session, *, module: str | None = None) -> CoverageOut:
-        key = declarations_fingerprint(session)
+        _, env, key = self.warm.get(session)
         with self._lock:
-            if self._backend is None:
-                self._backend = load_backend()
-            if self._env is None or key != self._key:
-                self._env = build_environment(session, self._backend)
+            if key != self._key:
                 self._key = key
                 self._reports = {}
             if module not in self._reports:
                 if len(self._reports) >= self.MAX_KEPT:
                     self._reports.clear()
-                self._reports[module] = _report(self._env, module)
+                self._reports[module] = _report(env, module)
             return self._reports[module]

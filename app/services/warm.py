@@ -22,7 +22,7 @@ from app import models
 from app.services.parallel import check_one
 from app.services.selection import CheckParams
 
-__all__ = ["WarmChecker", "declarations_fingerprint"]
+__all__ = ["WarmChecker", "WarmEnvironment", "declarations_fingerprint"]
 
 
 def declarations_fingerprint(session: Session) -> tuple[Any, ...]:
@@ -39,20 +39,30 @@ def declarations_fingerprint(session: Session) -> tuple[Any, ...]:
     return (*row, newest)
 
 
-class WarmChecker:
-    """`check(session, name, params)`: one theorem's result payload, in the environment of
-    the declarations as they were at the last `prepare` (before each chunk: rebuilt only
-    when they changed)."""
+class WarmEnvironment:
+    """The checkers, loaded on first use, and an `Environment` of every live declaration,
+    rebuilt only when the declarations' fingerprint changes. `get(session)` ->
+    (backend, environment, fingerprint); a long-lived process keeps one."""
 
-    def __init__(self, load_backend: Callable[[], Any], build_environment: Callable[..., Any]):
+    def __init__(
+        self,
+        load_backend: Callable[[], Any] | None = None,
+        build_environment: Callable[..., Any] | None = None,
+        backend: Any = None,
+    ) -> None:
+        if load_backend is None or build_environment is None:
+            from app.services.checks import build_environment as build
+            from app.services.checks import load_backend as load
+
+            load_backend, build_environment = load_backend or load, build_environment or build
         self._load_backend = load_backend
         self._build_environment = build_environment
         self._lock = threading.Lock()
-        self._backend: Any = None
+        self._backend: Any = backend
         self._env: Any = None
         self._fingerprint: tuple[Any, ...] | None = None
 
-    def environment(self, session: Session) -> tuple[Any, Any]:
+    def get(self, session: Session) -> tuple[Any, Any, tuple[Any, ...]]:
         with self._lock:
             if self._backend is None:
                 self._backend = self._load_backend()
@@ -60,8 +70,23 @@ class WarmChecker:
             if self._env is None or fingerprint != self._fingerprint:
                 self._env = self._build_environment(session, self._backend)
                 self._fingerprint = fingerprint
-            session.commit()
-            return self._backend, self._env
+            return self._backend, self._env, fingerprint
+
+
+class WarmChecker:
+    """`check(session, name, params)`: one theorem's result payload, in the environment of
+    the declarations as they were at the last `prepare` (before each chunk: rebuilt only
+    when they changed)."""
+
+    def __init__(self, load_backend: Callable[[], Any], build_environment: Callable[..., Any]):
+        self._warm = WarmEnvironment(load_backend, build_environment)
+        self._backend: Any = None
+        self._env: Any = None
+
+    def environment(self, session: Session) -> tuple[Any, Any]:
+        self._backend, self._env, _ = self._warm.get(session)
+        session.commit()
+        return self._backend, self._env
 
     def warm_up(self, make_session: Callable[[], Session]) -> float:
         """Load the checkers and the environment now (before the first check needs them);

@@ -10,10 +10,12 @@ import pytest
 from api_support import make_settings
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from webhook_support import MAX_BODY, SECRET, scripted
 
 from app.db import get_engine
 from app.main import create_app
 from app.migrate import upgrade_database
+from app.services.runner import InProcessRunner
 from app.settings import Settings
 
 
@@ -38,5 +40,17 @@ def app(settings: Settings) -> FastAPI:
 @pytest.fixture
 def client(app: FastAPI) -> Iterator[TestClient]:
     """A client of the started application (lifespan run: schema, token, worker)."""
+    with TestClient(app) as client:
+        yield client
+
+
+@pytest.fixture
+def hooks(database_url: str, tmp_path: Path) -> Iterator[TestClient]:
+    """The started app with a webhook secret, a small body limit and scripted checks."""
+    settings = make_settings(
+        database_url, tmp_path / "var", webhook_secret=SECRET, max_upload_bytes=MAX_BODY
+    )
+    app = create_app(settings)
+    app.state.runner = InProcessRunner(database_url, backend=scripted(), settings=settings)
     with TestClient(app) as client:
         yield client

@@ -1,127 +1,34 @@
-"""The triggers from outside: GitHub's signed webhook (`push`, `ping`, the others
-ignored, each delivery handled once) and the generic CI trigger (bearer token). The
-worker's checks are scripted (tests/app/checks_support.py), with the definitions each
-theorem's checker used, so that what a changed definition makes stale is known."""
+"""GitHub's signed webhook: `push` and `ping`, the other events ignored, each delivery
+handled once. The worker's checks are scripted (tests/app/checks_support.py), with the
+definitions each theorem's checker used, so that what a changed definition makes stale is
+known."""
 
 from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from api_support import API, AUTH, make_settings, wait_for_run
-from checks_support import ScriptedBackend, passing
+from api_support import API, wait_for_run
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from sqlalchemy import select
+from webhook_support import (
+    FIRST,
+    HOOK,
+    MAX_BODY,
+    SECOND,
+    SECRET,
+    check_everything,
+    deliver,
+    ingest_page,
+    push,
+    runs_by,
+)
 
 from app import models
 from app.api.routes.webhooks import signature
 from app.db import get_sessionmaker
-from app.main import create_app
-from app.services.runner import InProcessRunner
-
-SECRET = "webhook-test-secret-4c8e1f2a9b"
-HOOK = f"{API}/webhooks/github"
-CI = f"{API}/webhooks/ci"
-MAX_BODY = 16 * 1024
-FIRST = "1" * 40
-SECOND = "2a" * 20
-NAMES = ["Deps.T1", "Deps.T2", "Deps.T3"]
-
-
-def page(equation: str) -> bytes:
-    """T1 and T2 use the definition Deps.D, whose equation is `equation`; T3 does not."""
-    return f"""Dependencies #
-
-module: Deps.Page
-
-noncomputable def Deps.D (x : ℝ) : ℝ
-
-Twice x.
-
-Equations
-
-• Deps.D x = {equation}
-
-theorem Deps.T1 (x : ℝ) : Deps.D x = 2 * x
-
-D doubles.
-
-theorem Deps.T2 (x : ℝ) : Deps.D x - x = x
-
-D adds x.
-
-theorem Deps.T3 (x : ℝ) : x + 0 = x
-
-Adding zero.
-""".encode()
-
-
-def scripted() -> ScriptedBackend:
-    uses_d = passing(("Deps.D",))
-    return ScriptedBackend({"Deps.T1": uses_d, "Deps.T2": uses_d, "Deps.T3": passing()})
-
-
-@pytest.fixture
-def hooks(database_url: str, tmp_path: Path) -> Iterator[TestClient]:
-    """The started app with a webhook secret, a small body limit and scripted checks."""
-    settings = make_settings(
-        database_url, tmp_path / "var", webhook_secret=SECRET, max_upload_bytes=MAX_BODY
-    )
-    app = create_app(settings)
-    app.state.runner = InProcessRunner(database_url, backend=scripted(), settings=settings)
-    with TestClient(app) as client:
-        yield client
-
-
-def deliver(
-    client: TestClient,
-    payload: Any,
-    *,
-    event: str = "push",
-    delivery: str | None = "d-1",
-    sign: str | None = None,
-    body: bytes | None = None,
-) -> Any:
-    raw = body if body is not None else json.dumps(payload).encode()
-    headers = {"Content-Type": "application/json", "X-GitHub-Event": event}
-    if delivery is not None:
-        headers["X-GitHub-Delivery"] = delivery
-    headers["X-Hub-Signature-256"] = sign if sign is not None else signature(SECRET, raw)
-    return client.post(HOOK, content=raw, headers=headers)
-
-
-def push(after: str) -> dict[str, Any]:
-    return {"ref": "refs/heads/main", "before": FIRST, "after": after}
-
-
-def ingest_page(client: TestClient, equation: str, commit: str) -> None:
-    files = [("Deps.Page.txt", page(equation))]
-    response = client.post(
-        f"{API}/ingest",
-        params={"commit": commit},
-        files=[("files", (n, d, "text/plain")) for n, d in files],
-        headers=AUTH,
-    )
-    assert response.status_code == 200, response.text
-
-
-def check_everything(client: TestClient) -> None:
-    response = client.post(f"{API}/runs", json={}, headers=AUTH)
-    assert response.status_code == 202, response.text
-    assert wait_for_run(client, response.json()["id"])["status"] == "passed"
-
-
-def runs_by(database_url: str, trigger: str) -> int:
-    with get_sessionmaker(database_url)() as session:
-        r = models.Run
-        return int(session.scalar(select(func.count()).where(r.trigger == trigger)) or 0)
-
-
-# --- signatures ----------------------------------------------------------------------
 
 
 def test_sign_like_github_documents() -> None:
@@ -394,87 +301,3 @@ def test_concurrent_copies_of_one_delivery_queue_one_run(
 
 
 # --- the CI trigger ------------------------------------------------------------------
-
-
-def test_refuse_ci_trigger_without_token(hooks: TestClient) -> None:
-    response = hooks.post(CI, json={"commit": FIRST})
-    assert response.status_code == 401
-    assert response.json()["detail"].startswith("missing bearer token")
-
-
-def test_ci_trigger_queues_run_at_commit(hooks: TestClient) -> None:
-    ingest_page(hooks, "x + x", FIRST)
-    response = hooks.post(CI, json={"commit": FIRST.upper()[:12]}, headers=AUTH)
-    assert response.status_code == 202, response.text
-    body = response.json()
-    run_id = body["run"]
-    # the answer is read after the run was handed over: the runner may have started it
-    assert body["status"] in ("queued", "running")
-    assert body == {
-        "run": run_id,
-        "status": body["status"],
-        "total": 3,
-        "url": f"{API}/runs/{run_id}",
-        "junit": f"{API}/runs/{run_id}/junit.xml",
-    }
-    run = wait_for_run(hooks, run_id)
-    assert (run["status"], run["trigger"], run["commit"]) == ("passed", "ci", FIRST[:12])
-    junit = hooks.get(body["junit"])
-    assert junit.status_code == 200 and 'tests="3"' in junit.text
-
-
-def test_ci_trigger_checks_only_what_changed_by_default(hooks: TestClient) -> None:
-    ingest_page(hooks, "x + x", FIRST)
-    check_everything(hooks)
-    ingest_page(hooks, "2 * x", SECOND)
-    changed = hooks.post(CI, json={"commit": SECOND}, headers=AUTH).json()
-    assert wait_for_run(hooks, changed["run"])["params"]["selection"] == ["Deps.T1", "Deps.T2"]
-
-    nothing = hooks.post(CI, json={"commit": SECOND}, headers=AUTH).json()
-    assert nothing["total"] == 0
-    assert wait_for_run(hooks, nothing["run"])["status"] == "passed"
-
-    every = hooks.post(CI, json={"commit": SECOND, "changed_only": False}, headers=AUTH).json()
-    assert wait_for_run(hooks, every["run"])["params"]["selection"] == NAMES
-    named = {"commit": SECOND, "changed_only": False, "names": ["Deps.T3"]}
-    assert hooks.post(CI, json=named, headers=AUTH).json()["total"] == 1
-
-
-def test_ci_trigger_with_idempotency_key_queues_one_run(hooks: TestClient) -> None:
-    ingest_page(hooks, "x + x", FIRST)
-    headers = AUTH | {"Idempotency-Key": "ci-build-41"}
-    first = hooks.post(CI, json={"commit": FIRST}, headers=headers)
-    again = hooks.post(CI, json={"commit": FIRST}, headers=headers)
-    assert (first.status_code, again.status_code) == (202, 200)
-    assert again.headers["idempotent-replayed"] == "true"
-    assert again.json()["run"] == first.json()["run"]
-
-    other = hooks.post(CI, json={"commit": SECOND}, headers=headers)
-    assert other.status_code == 409
-    assert other.json() == {
-        "detail": f"Idempotency-Key 'ci-build-41' was used for run {first.json()['run']}, "
-        "whose request differs from this one"
-    }
-    wait_for_run(hooks, first.json()["run"])
-
-
-def test_refuse_ci_trigger_with_unknown_names_or_bad_commit(hooks: TestClient) -> None:
-    ingest_page(hooks, "x + x", FIRST)
-    body = {"commit": FIRST, "names": ["Deps.T1", "Deps.nope", "Deps.D"]}
-    response = hooks.post(CI, json=body, headers=AUTH)
-    assert response.status_code == 422
-    assert [(p["loc"], p["msg"]) for p in response.json()["detail"]] == [
-        (["body", "names", 1], "unknown theorem: Deps.nope"),
-        (["body", "names", 2], "Deps.D is a def, not a theorem"),
-    ]
-    bad = hooks.post(CI, json={"commit": "not-a-sha"}, headers=AUTH)
-    assert bad.status_code == 422
-    assert bad.json()["detail"][0]["loc"] == ["body", "commit"]
-
-
-def test_refuse_ci_trigger_before_anything_ingested(hooks: TestClient) -> None:
-    response = hooks.post(CI, json={"commit": FIRST}, headers=AUTH)
-    assert response.status_code == 422
-    [problem] = response.json()["detail"]
-    assert problem["loc"] == ["body"]
-    assert problem["msg"].startswith("no theorems ingested yet")

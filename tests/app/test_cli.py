@@ -1,57 +1,21 @@
 """The `proofbridge` command line end to end, through real processes (`python -m app`), on
-SQLite and PostgreSQL; plus in-process runs of `main` with a scripted checkers backend."""
+SQLite and PostgreSQL (in-process runs of `main` with a scripted checkers backend are in
+test_cli_scripted.py, `serve` in test_cli_serve.py)."""
 
 from __future__ import annotations
 
 import json
-import os
-import socket
-import stat
-import subprocess
-import sys
-import time
 import tomllib
-import urllib.request
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
+from cli_support import cli, upgraded
 from contract_support import CONTRACT_RESULT_KEYS
-from db_support import REPO, batch, document, theorem
-from sqlalchemy.orm import Session
+from db_support import REPO
 
-from app.cli import main
-from app.db import make_engine
-from app.services.ingest import ingest_batch
 from theorem_index.readers.errors import BINARY
-
-
-def cli(
-    *args: str, url: str | None, cwd: Path, extra_env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    env.pop("PROOFBRIDGE_DATABASE_URL", None)
-    if url is not None:
-        env["PROOFBRIDGE_DATABASE_URL"] = url
-    env.update(extra_env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "app", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-
-
-def upgraded(url: str, cwd: Path) -> str:
-    proc = cli("db", "upgrade", url=url, cwd=cwd)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith("database ") and "is at schema revision" in proc.stdout
-    return url
 
 
 def test_ingest_seeds_json_then_nothing_new(db_url: str, tmp_path: Path, seeds_dir: Path) -> None:
@@ -281,197 +245,3 @@ def test_create_embedded_database_when_first_used(tmp_path: Path) -> None:
 
     assert proc.returncode == 2  # nothing to ingest, but the database was created
     assert (tmp_path / "var" / "proofbridge.db").is_file()
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _serve_once(tmp_path: Path) -> tuple[dict[str, Any], str]:
-    port = _free_port()
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    env.pop("PROOFBRIDGE_DATABASE_URL", None)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "app", "serve", "--port", str(port)],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                url = f"http://127.0.0.1:{port}/api/v1/healthz"
-                with urllib.request.urlopen(url, timeout=2) as response:
-                    body = json.loads(response.read())
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise
-                time.sleep(0.2)
-    finally:
-        proc.terminate()
-        _, err = proc.communicate(timeout=30)
-    return body, err
-
-
-@pytest.mark.slow
-def test_serve_generates_token_once_and_answers_health(tmp_path: Path) -> None:
-    body, first_err = _serve_once(tmp_path)
-    _, second_err = _serve_once(tmp_path)
-
-    assert body["status"] == "ok"
-    token_file = tmp_path / "var" / "api_token"
-    token = token_file.read_text(encoding="utf-8").strip()
-    assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
-    assert "Generated the API token" in first_err and token in first_err
-    assert "Generated the API token" not in second_err and token not in second_err
-
-
-# --- in-process, with a scripted backend ---------------------------------------------
-
-
-def test_exit_1_and_junit_failure_when_a_check_fails(
-    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    pytest.importorskip("checkers.result")
-    from checks_support import ScriptedBackend, failing, passing
-
-    monkeypatch.setenv("PROOFBRIDGE_DATABASE_URL", db_url)
-    engine = make_engine(db_url)
-    try:
-        upgraded(db_url, tmp_path)
-        with Session(engine) as session:
-            doc = document("A.lean", [theorem("Proofs.bad"), theorem("Proofs.good")])
-            ingest_batch(session, batch=batch(doc))
-    finally:
-        engine.dispose()
-    backend = ScriptedBackend({"Proofs.bad": failing, "Proofs.good": passing()})
-    monkeypatch.setattr("app.services.checks.load_backend", lambda: backend)
-    junit = tmp_path / "junit.xml"
-
-    code = main(["check", "--seed", "4", "--junit", str(junit)])
-
-    captured = capsys.readouterr()
-    out = captured.out.splitlines()
-    assert (code, captured.err) == (1, "")  # stderr is no terminal: no progress drawn
-    # the counterexample's own dims and errors; the maxima over all draws labelled as such
-    assert out[0] == (
-        "FAIL        Proofs.bad  [derived] 64 trials, seed 4, float64, atol 1e-12, rtol 1e-10, "
-        "counterexample dims n=2 (shrunk), trial 3: lhs 0.5, rhs 1.5, abs err 1, "
-        "rel err 0.667; over all draws max abs err 1, max rel err inf (0.00 s): "
-        "lhs and rhs differ by 1.0 at trial 3"
-    )
-    assert out[1] == (
-        "PASS        Proofs.good  [derived] 64 trials, seed 4, float64, atol 1e-12, rtol 1e-10, "
-        "dims n=3 (worst of 2 draws), max abs err 1e-16, max rel err 2e-16 (0.50 s)"
-    )
-    assert out[2].endswith("2 theorems checked: 1 pass, 1 fail, 0 error, 0 unsupported")
-    assert main(["check", "Proofs.good"]) == 0
-    last = capsys.readouterr().out.splitlines()[-1]
-    assert last.endswith("1 theorem checked: 1 pass, 0 fail, 0 error, 0 unsupported"), last
-    suite = ET.parse(junit).getroot().find("testsuite")
-    assert suite is not None and suite.get("failures") == "1"
-    failure = suite.find("testcase[@name='Proofs.bad']/failure")
-    assert failure is not None
-    assert failure.get("message") == "lhs and rhs differ by 1.0 at trial 3"
-
-
-def _scripted(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
-    from checks_support import ScriptedBackend, failing, passing
-
-    monkeypatch.setenv("PROOFBRIDGE_DATABASE_URL", db_url)
-    upgraded(db_url, tmp_path)
-    engine = make_engine(db_url)
-    try:
-        with Session(engine) as session:
-            doc = document("A.lean", [theorem("Proofs.bad"), theorem("Proofs.good")])
-            ingest_batch(session, batch=batch(doc))
-    finally:
-        engine.dispose()
-    backend = ScriptedBackend({"Proofs.bad": failing, "Proofs.good": passing()})
-    backend.dim_names["Proofs.good"] = ("N", "a", "c")
-    monkeypatch.setattr("app.services.checks.load_backend", lambda: backend)
-    return backend
-
-
-def _runs(db_url: str) -> int:
-    from db_support import count
-
-    from app.models import Run
-
-    engine = make_engine(db_url)
-    try:
-        with Session(engine) as session:
-            return count(session, Run)
-    finally:
-        engine.dispose()
-
-
-def test_exit_2_naming_the_dimensions_when_a_pinned_one_is_unknown(
-    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    pytest.importorskip("checkers.result")
-    backend = _scripted(db_url, tmp_path, monkeypatch)
-
-    one = main(["check", "Proofs.good", "--dims", "zz=3"])
-    one_err = capsys.readouterr().err
-    both = main(["check", "Proofs.good", "Proofs.bad", "--dims", "zz=3,N=2"])
-    both_err = capsys.readouterr().err
-
-    assert (one, one_err) == (
-        2,
-        "proofbridge: error: Proofs.good has no dimension zz (its dimensions: N, a, c)\n",
-    )
-    assert (both, both_err) == (
-        2,
-        "proofbridge: error: none of the 2 selected theorems with a checker has a dimension "
-        "zz (their dimensions: N, a, c, n)\n",
-    )
-    assert (backend.calls, _runs(db_url)) == ([], 0)  # refused before any run was made
-
-
-def test_pin_dimension_where_known_when_some_selected_theorems_have_it(
-    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    pytest.importorskip("checkers.result")
-    backend = _scripted(db_url, tmp_path, monkeypatch)
-
-    code = main(["check", "--dims", "N=2", "--json"])
-
-    captured = capsys.readouterr()
-    assert code == 1, captured.err  # Proofs.bad fails, as scripted
-    # the pins go to every checker; each pins the dimensions it has (checkers.sampling)
-    assert [(name, kw["dims"]) for name, kw in backend.calls] == [
-        ("Proofs.bad", {"N": 2}),
-        ("Proofs.good", {"N": 2}),
-    ]
-    assert [r["name"] for r in json.loads(captured.out)] == ["Proofs.bad", "Proofs.good"]
-    assert captured.err == ""
-
-
-def test_repro_text_and_json_show_the_same_counterexample(
-    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    pytest.importorskip("checkers.result")
-    _scripted(db_url, tmp_path, monkeypatch)
-    main(["check", "Proofs.bad", "--seed", "4"])
-    capsys.readouterr()
-
-    text_code = main(["repro", "Proofs.bad", "--seed", "4"])
-    text = capsys.readouterr().out.splitlines()
-    json_code = main(["repro", "Proofs.bad", "--seed", "4", "--json"])
-    data = json.loads(capsys.readouterr().out)
-
-    assert (text_code, json_code) == (1, 1)
-    assert text[:2] == [
-        "Proofs.bad: seed 4, dims n=2, trial 3: fail",
-        "  showing the stored counterexample's inputs (shrunk)",
-    ]
-    assert text[-3:] == ["  f = 1.0", "  lhs = 1.0", "  rhs = 2.0"]
-    assert (data["inputs_from"], data["dims"], data["trial"]) == ("counterexample", {"n": 2}, 3)
-    assert (data["inputs"], data["lhs"], data["rhs"]) == ({"f": [1.0]}, [1.0], [2.0])

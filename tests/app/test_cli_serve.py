@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -125,3 +126,46 @@ def test_two_processes_serve_one_database_and_see_each_others_writes(
         proc.terminate()
         out, _ = proc.communicate(timeout=30)
     assert out.count("Started server process") == 2, out
+
+
+def _serve_once(tmp_path: Path) -> tuple[dict[str, Any], str]:
+    port = _free_port()
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env.pop("PROOFBRIDGE_DATABASE_URL", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app", "serve", "--port", str(port)],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                url = f"http://127.0.0.1:{port}/api/v1/healthz"
+                with urllib.request.urlopen(url, timeout=2) as response:
+                    body = json.loads(response.read())
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=30)
+    return body, err
+
+
+@pytest.mark.slow
+def test_serve_generates_token_once_and_answers_health(tmp_path: Path) -> None:
+    body, first_err = _serve_once(tmp_path)
+    _, second_err = _serve_once(tmp_path)
+
+    assert body["status"] == "ok"
+    token_file = tmp_path / "var" / "api_token"
+    token = token_file.read_text(encoding="utf-8").strip()
+    assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
+    assert "Generated the API token" in first_err and token in first_err
+    assert "Generated the API token" not in second_err and token not in second_err

@@ -9,6 +9,7 @@ Results go to stdout, messages and errors to stderr.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -398,6 +399,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("proofbridge: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (`proofbridge show X | head`): stop quietly, as `cat` does;
+        # stdout is pointed at devnull so that flushing it at exit raises nothing more
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

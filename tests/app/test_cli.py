@@ -5,6 +5,9 @@ test_cli_scripted.py, `serve` in test_cli_serve.py)."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import tomllib
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -245,3 +248,24 @@ def test_create_embedded_database_when_first_used(tmp_path: Path) -> None:
 
     assert proc.returncode == 2  # nothing to ingest, but the database was created
     assert (tmp_path / "var" / "proofbridge.db").is_file()
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path) -> None:
+    # `proofbridge … | head`: the pipe is closed before anything is written to it
+    read, write = os.pipe()
+    os.close(read)
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env["PROOFBRIDGE_DATABASE_URL"] = f"sqlite:///{tmp_path / 'pb.db'}"
+    proc = subprocess.run(
+        [sys.executable, "-m", "app", "db", "upgrade"],
+        cwd=tmp_path,
+        env=env,
+        stdout=write,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    os.close(write)
+    assert proc.returncode == 141, proc.stderr
+    assert "Traceback" not in proc.stderr

@@ -42,8 +42,10 @@ class Pinned:
     def param_kind(self, k: int) -> str | None:
         return self.eqn.param_kind(k)
 
-    def apply_args(self, ev: Evaluator, args: tuple[Any, ...]) -> tuple[Any, int]:
-        return self.eqn.apply_args(ev, args, pinned=self.dims)
+    def apply_args(
+        self, ev: Evaluator, args: tuple[Any, ...], expected: Any = None
+    ) -> tuple[Any, int]:
+        return self.eqn.apply_args(ev, args, pinned=self.dims, expected=expected)
 
 
 def is_explicit_application(t: S.App) -> bool:

@@ -26,9 +26,19 @@ from checkers.derived.types import (
     array_rank,
     const_name,
     eval_dim,
+    fin_domains,
     head_and_args,
 )
-from checkers.derived.values import Arr, Axis, Sz, TypeValue, iota, move_axis_to_dom, static_nat
+from checkers.derived.values import (
+    Arr,
+    Axis,
+    Sz,
+    TypeValue,
+    iota,
+    move_axis_to_dom,
+    numeral_size,
+    static_nat,
+)
 from theorem_index.lean import syntax as S
 
 if TYPE_CHECKING:
@@ -100,6 +110,9 @@ class EqnFn:
             )
         self.extra_dims = res_dims[: len(self.extra)]
         self.rest_dims = res_dims[len(self.extra) :]
+        # `Vec (ic * h * w) → Vec (oc * h * w)` after the indices: the domains of the value,
+        # whose arguments fix the implicit dimensions that only these types mention
+        self.arrow_domains = _arrow_domains(self.res_elem) if not self.rest_dims else ()
 
     def __repr__(self) -> str:
         return f"EqnFn({self.name})"
@@ -123,10 +136,17 @@ class EqnFn:
     # --- unfolding -----------------------------------------------------------
 
     def apply_args(
-        self, ev: Evaluator, args: tuple[Any, ...], pinned: Mapping[str, Sz] | None = None
+        self,
+        ev: Evaluator,
+        args: tuple[Any, ...],
+        pinned: Mapping[str, Sz] | None = None,
+        expected: Ty | None = None,
     ) -> tuple[Any, int]:
         """The value applied to `args` and how many of them it took. `pinned`: implicit
-        dimensions given explicitly (`@f N a c ..`), checked against the arguments."""
+        dimensions given explicitly (`@f N a c ..`), checked against the arguments;
+        `expected`: the type the context expects of the value applied to all of `args`.
+        Raises `Deferred` when the implicit dimensions are fixed only by arguments of the
+        value that are not given yet (`flatConv W b` composed, then applied)."""
         n_exp = len(self.explicit)
         used = min(len(args), n_exp + len(self.extra))
         dims: dict[str, Sz] = dict(pinned or {})
@@ -136,14 +156,25 @@ class EqnFn:
             if _is_nat(p.type):
                 # a constant ℕ may size types in the body; a sampled one is a plain value
                 if isinstance(a, Arr) and a.is_static:
-                    dims[p.name] = Sz(int(coerce(settle(a), "nat", ev.ctx).data))
+                    n = int(coerce(settle(a), "nat", ev.ctx).data)
+                    dims[p.name] = numeral_size(a, n)
                 continue
             _unify_value(p.type, a, dims, unknown, pending)
         for expr, a in zip(self.extra_dims, args[n_exp:used], strict=False):
             if isinstance(a, Arr) and a.kind == "fin" and a.bound is not None:
                 _unify_dim(expr, a.bound, dims, unknown, pending)
+        if used == n_exp + len(self.extra) and any(n not in dims for n in unknown):
+            # as Lean elaborates `flatConv W b v`: `v` is the value's argument, and its type
+            # is the domain the definition states
+            for ty, a in zip(self.arrow_domains, args[used:], strict=False):
+                _unify_value(ty, a, dims, unknown, pending)
+            if expected is not None and len(args) == used and not self.arrow_domains:
+                # `(Tensor3.unflatten v : Tensor3 2 4 4)`: the expected type fixes them
+                _unify_expected(self.rest_dims, expected, dims, unknown, pending)
         _solve(pending, dims, unknown, self.name)
         missing = sorted(n for n in unknown if n not in dims)
+        if missing and len(args) < used + len(self.arrow_domains):
+            raise Deferred(self.name)
         if missing:
             raise EvalError(
                 f"{self.name}: cannot infer the implicit dimension(s) "
@@ -157,7 +188,8 @@ class EqnFn:
         for p, var, a in zip(self.explicit, self.lhs_vars, args, strict=False):
             v = a
             if p.type is not None and isinstance(a, Arr) and not _is_nat(p.type):
-                v = ev.coerce_to(a, ev.type_of(p.type, env))
+                # the types see the dimensions with their factors (`Vec (c * h * w)`)
+                v = ev.coerce_to(a, ev.type_of(p.type, {**env, **dims}))
             elif _is_nat(p.type) and isinstance(a, Arr):
                 v = coerce(settle(a), "nat", ev.ctx)
             env[p.name] = v
@@ -171,7 +203,7 @@ class EqnFn:
                 ax = Axis(var, sz.n)
                 env[var] = iota(ax, bound=sz)
                 axes.append((ax, sz))
-        expected = self._expected(ev, env) if not axes else None
+        expected = self._expected(ev, {**env, **dims}) if not axes else None
         val = ev.eval(self.rhs, env, expected)
         if axes:
             if not isinstance(val, Arr):
@@ -193,6 +225,36 @@ class EqnFn:
             return out
         except EvalError:
             return None
+
+
+class Deferred(Exception):
+    """The implicit dimensions wait for an argument of the value that is not given yet."""
+
+
+def _unify_expected(
+    exprs: list[S.Term],
+    expected: Ty,
+    dims: dict[str, Sz],
+    unknown: set[str],
+    pending: list[tuple[S.Term, int]],
+) -> None:
+    doms, _ = fin_domains(expected)
+    if len(doms) == len(exprs) and all(d is not None for d in doms):
+        for e, sz in zip(exprs, doms, strict=True):
+            _unify_dim(e, sz, dims, unknown, pending)
+
+
+def _arrow_domains(t: S.Term | None) -> tuple[S.Term, ...]:
+    """The domains of a function type `A → B → C`: (A, B)."""
+    out: list[S.Term] = []
+    while t is not None:
+        while isinstance(t, S.Paren):
+            t = t.term
+        if not (isinstance(t, S.BinOp) and t.op == "→"):
+            break
+        out.append(t.lhs)
+        t = t.rhs
+    return tuple(out)
 
 
 # --- dimension unification ------------------------------------------------------

@@ -12,6 +12,7 @@ coercion `↑x` takes that type.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Protocol
 
@@ -22,6 +23,7 @@ from checkers.derived import arith as A
 from checkers.derived import total as T
 from checkers.derived.arguments import arrange
 from checkers.derived.coercion import Ctx, coerce, settle
+from checkers.derived.equations import Deferred
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.forms import Forms, lambda_params
 from checkers.derived.host import Env
@@ -244,9 +246,12 @@ class Evaluator(Operators, Forms, Patterns):
         return v
 
     def coerce_to(self, v: Any, ty: Ty) -> Any:
+        dims, elem = fin_domains(ty)
+        if isinstance(v, Closure) and dims and all(d is not None for d in dims):
+            # `fun _ => 0` where a `Vec (c * h * w)` is expected: elaborated at that type
+            v = self.tabulate(replace(v, expected=ty), dims, elem)
         if not isinstance(v, Arr):
             return v
-        dims, elem = fin_domains(ty)
         kind = kind_of(ty)
         if kind is None or kind == "bool":
             return v
@@ -285,9 +290,14 @@ class Evaluator(Operators, Forms, Patterns):
         head = t.fn.arg if isinstance(t.fn, S.Prefix) and t.fn.op == "@" else t.fn
         fn, terms = arrange(self, self.eval(head, env), t, env)
         args = [self.eval(a, env, self._expect_arg(fn, k, expected)) for k, a in enumerate(terms)]
-        return self.apply(fn, args)
+        for k, (a, term) in enumerate(zip(args, terms, strict=True)):
+            if isinstance(a, Arr) and a.kind == "nat" and a.is_static and _is_product(term):
+                args[k] = _with_size(a, term, env)
+        return self.apply(fn, args, expected)
 
-    def apply(self, fn: Any, args: list[Any]) -> Any:
+    def apply(self, fn: Any, args: list[Any], expected: Ty | None = None) -> Any:
+        """`fn` applied to `args`; `expected` is the type the context expects of the whole
+        application (what fixes the implicit dimensions of `Tensor3.unflatten v`)."""
         args = list(args)
         while args:
             if isinstance(fn, Arr):
@@ -315,7 +325,10 @@ class Evaluator(Operators, Forms, Patterns):
                 else:
                     if len(have) < head.min_args():
                         return Partial(head, have)
-                    fn, used = head.apply_args(self, have)
+                    try:
+                        fn, used = head.apply_args(self, have, expected=expected)
+                    except Deferred:
+                        return Partial(head, have)
                     args = list(have[used:])
                 continue
             raise EvalError(f"a {type(fn).__name__} applied to arguments")
@@ -332,6 +345,10 @@ class Evaluator(Operators, Forms, Patterns):
             return self.lam(rest, c.body, env, cod)
         if ty_term is not None and isinstance(arg, Arr):
             arg = self.coerce_to(arg, self.type_of(ty_term, c.env))
+        elif isinstance(c.expected, TFun) and isinstance(arg, Arr | Closure):
+            # `fun v => ..` elaborated against `Vec (c * h * w) → ..`: v has that type, so an
+            # argument of another size is a type error, not a value to reinterpret
+            arg = self.coerce_to(arg, c.expected.dom)
         return self.lam(rest, c.body, {**c.env, name: arg}, cod)
 
     def lam(
@@ -371,12 +388,14 @@ class Evaluator(Operators, Forms, Patterns):
             return v
         return self.coerce_to(v, ty) if ty is not None else settle(v)
 
-    def tabulate(self, f: Any, doms: tuple[Sz, ...]) -> Any:
-        """A function of indices as an array over the given domains."""
+    def tabulate(self, f: Any, doms: tuple[Sz, ...], elem: Ty | None = None) -> Any:
+        """A function of indices as an array over the given domains (entries of type `elem`
+        where it is given: `fun _ => 1` as a `Vec n` of reals)."""
         axes = [Axis(f"x{k}", d.n) for k, d in enumerate(doms)]
         v = self.apply(f, [iota(ax, bound=d) for ax, d in zip(axes, doms, strict=True)])
         if not isinstance(v, Arr):
             return f
+        v = self.entries(v, elem)
         for ax, d in reversed(list(zip(axes, doms, strict=True))):
             v = move_axis_to_dom(v, ax, d)
         return v
@@ -392,3 +411,18 @@ class Evaluator(Operators, Forms, Patterns):
             if isinstance(v, Arr) and v.dom:
                 return v.dom[0]
         return None
+
+
+def _is_product(t: S.Term) -> bool:
+    while isinstance(t, S.Paren | S.Typed):
+        t = t.term
+    return isinstance(t, S.BinOp) and t.op == "*"
+
+
+def _with_size(a: Arr, term: S.Term, env: Env) -> Arr:
+    """A constant ℕ argument with the factors it was written with (see `numeral_size`)."""
+    try:
+        sz = eval_dim(term, env)
+    except (EvalError, NotSupported):
+        return a
+    return a.with_(size=sz) if sz.n == int(a.data) else a

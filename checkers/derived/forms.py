@@ -114,6 +114,9 @@ class Forms:
             v = self._arr(self.eval(t.items[0], env, TNat()), "Fin.mk")
             sz = expected.sz if isinstance(expected, TFin) else None
             v = coerce(v, "nat", self.ctx)
+            if sz is not None and v.is_static and not 0 <= int(v.data) < sz.n:
+                # `⟨k, h⟩ : Fin n` needs a proof h of k < n: no such term exists
+                raise EvalError(f"⟨{v.data}, _⟩ is not an element of Fin {sz.n}")
             return v.with_(kind="fin", bound=sz)
         return self._tuple(list(t.items), env, expected)
 

@@ -93,6 +93,8 @@ class Arr:
     bound: Sz | None = None  # the n of `Fin n` for kind 'fin'
     iota: Axis | None = None  # the value is exactly the index of this axis
     log: bool = False  # data holds the logarithm of the values (real kind only)
+    # a constant ℕ written as a product (`2 * (2 * 2)`): the size with those factors
+    size: Sz | None = None
 
     @property
     def is_static(self) -> bool:
@@ -111,6 +113,23 @@ class Arr:
         dom = "".join(f"Fin {d.n} → " for d in self.dom)
         elem = {"fin": f"Fin {self.bound.n if self.bound else '?'}"}.get(self.kind, self.kind)
         return dom + elem
+
+
+def numeral_size(value: Any, n: int) -> Sz:
+    """The size `n` with the factors it was written with: `relu (2 * (2*2) * 4)` passes a
+    `Vec (2 * (2*2) * 4)`, which `flatConv`'s `Vec (ic * h * w)` unifies with as Lean does
+    (structurally), not only by its value 32. `value` is the argument (an `Arr` whose
+    `size` was kept, or a `Numeral` tree)."""
+    if isinstance(value, Arr):
+        if value.size is not None and value.size.n == n:
+            return value.size
+        value = value.data
+    if isinstance(value, Numeral) and value.op == "*" and len(value.args) == 2:
+        a, b = value.args
+        left, right = a.at_type("nat"), b.at_type("nat")
+        if left * right == n:
+            return Sz.prod(numeral_size(a, left), numeral_size(b, right))
+    return Sz(n)
 
 
 @dataclass(frozen=True, eq=False)

@@ -20,7 +20,7 @@ from checkers.derived import total as T
 from checkers.derived.coercion import coerce, nat_constant
 from checkers.derived.errors import EvalError
 from checkers.derived.measure import note_operands, note_terms
-from checkers.derived.values import Arr, Builtin, Sz, as_array, xp_of
+from checkers.derived.values import Arr, Builtin, Sz, as_array, numeral_size, xp_of
 from checkers.derived.vectorise import call_vectorised
 
 if TYPE_CHECKING:
@@ -29,6 +29,23 @@ if TYPE_CHECKING:
 
 def _static(ev: Evaluator, x: Any, what: str) -> int:
     return nat_constant(ev._arr(x, what), what)
+
+
+def _written_dom(
+    dom: tuple[Sz, ...], specs: str, args: tuple[Any, ...], conv: list[Any]
+) -> tuple[Sz, ...]:
+    """The result's domain with the factors its size was written with: `relu (2 * 4 * 4) x`
+    is a `Vec (2 * 4 * 4)` (a size argument of that value), else the factors of an array
+    argument of the same shape; only the sizes' values come from the computation."""
+    shape = tuple(x.n for x in dom)
+    if len(dom) == 1:
+        for s, a, c in zip(specs, args, conv, strict=True):
+            if s == "d" and c == shape[0] and isinstance(a, Arr):
+                return (numeral_size(a, c),)
+    for s, c in zip(specs, conv, strict=True):
+        if s == "r" and isinstance(c, Arr) and tuple(x.n for x in c.dom) == shape:
+            return c.dom
+    return dom
 
 
 def _vec(
@@ -53,6 +70,8 @@ def _vec(
                 conv.append(coerce(ev._arr(a, name), "nat", ev.ctx))
         d = dom(*conv) if dom is not None else None
         out = call_vectorised(raw, conv, kind=kind, dom=d)
+        if d is None:
+            out = out.with_(dom=_written_dom(out.dom, specs, args, conv), data=out.data)
         # the definitions sum internally (products, means, normalisations): their
         # terms are bounded by the product of the real arguments' magnitudes
         reals = [as_array(a) for s, a in zip(specs, conv, strict=True) if s == "r"]

@@ -40,11 +40,17 @@ def apply_bounds(
     s: np.ndarray,
     bounds: Sequence[Bound],
     drawn: Mapping[str, np.ndarray],
+    constraint: str | None = None,
 ) -> np.ndarray:
-    """`x` (the scaled draw `z·s`) moved inside its bounds, elementwise (see the module)."""
+    """`x` (the scaled draw `z·s`) moved inside its bounds, elementwise (see the module).
+    A sign `constraint` of the input ('nonnegative', 'positive') is a lower bound 0 beside
+    them, so that an upper bound alone (`u ≤ 2^-24` of a `0 ≤ u`) keeps the sign."""
     if not bounds:
         return x
     lo, lo_strict = np.full(x.shape, -np.inf), np.zeros(x.shape, dtype=bool)
+    if constraint in ("nonnegative", "positive"):
+        lo = np.zeros(x.shape)
+        lo_strict = np.full(x.shape, constraint == "positive")
     hi, hi_strict = np.full(x.shape, np.inf), np.zeros(x.shape, dtype=bool)
     avoid: list[np.ndarray] = []
     with np.errstate(all="ignore"):

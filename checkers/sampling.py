@@ -94,6 +94,13 @@ def unit(stream: Stream, shape: tuple[int, ...]) -> np.ndarray:
     return stream.random(shape)
 
 
+@_sampler("roundoff", stress=False)
+def roundoff(stream: Stream, shape: tuple[int, ...]) -> np.ndarray:
+    """A unit roundoff: 2^-k for k uniform in [1, 30] (binary32's 2^-24 and bfloat16's
+    2^-8 inside), so that every precision from fp8 to beyond binary32 is drawn."""
+    return np.exp2(-stream.uniform(1.0, 30.0, shape))
+
+
 @_sampler("small_int", stress=False)
 def small_int(stream: Stream, shape: tuple[int, ...]) -> np.ndarray:
     return stream.integers(-3, 4, shape).astype(np.float64)
@@ -215,7 +222,7 @@ def sample_input(
         s = np.asarray(scales if sampler.stress else 1.0, dtype=np.float64)
         s = np.broadcast_to(s.reshape(s.shape + (1,) * (z.ndim - s.ndim)), z.shape)
         x = apply_constraint(z * s, spec.constraint)
-        return apply_bounds(x, z, s, spec.bounds, drawn or {})
+        return apply_bounds(x, z, s, spec.bounds, drawn or {}, spec.constraint)
     if spec.kind == NAT:
         assert spec.hi is not None
         return stream.integers(spec.lo, spec.hi + 1)

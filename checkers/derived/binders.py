@@ -24,6 +24,7 @@ from checkers.core import DimConstraint
 from checkers.derived.bounds import BoundPlan, plan_all, unfold_intervals
 from checkers.derived.errors import NotSupported
 from checkers.derived.lean_core import CORE
+from checkers.derived.structures import structure_sampler
 from checkers.derived.types import (
     INT_NAMES,
     NAT_NAMES,
@@ -81,7 +82,7 @@ NONFUNCTIONAL_HYPS = (
 class Input:
     name: str
     type: S.Term
-    role: str  # 'real' | 'fin' | 'nat' | 'index_map'
+    role: str  # 'real' | 'fin' | 'nat' | 'index_map' | 'struct' (checkers/derived/structures.py)
 
 
 @dataclass(frozen=True)
@@ -228,6 +229,8 @@ def _role(ty: S.Term, plan: Plan) -> str:
     h, args = head_and_args(ty)
     if const_name(h) == "Fin" and len(args) == 1:
         return "fin"
+    if not args and structure_sampler(const_name(h)) is not None:
+        return "struct"
     if _is_name(ty, REAL_NAMES):
         return "real"
     if isinstance(ty, S.Var | S.Ident) and ty.name in plan.type_vars:
@@ -296,6 +299,12 @@ def _plan_bounds(plan: Plan) -> None:
     """The hypotheses evaluated per trial that the sampler can meet become bounds
     (bounds.py); they are still evaluated per trial."""
     reals = [i.name for i in plan.inputs if i.role == "real"]
+    for i in plan.inputs:  # the real fields of a sampled structure: `M.u`
+        if i.role == "struct":
+            h, _ = head_and_args(i.type)
+            sampler = structure_sampler(const_name(h))
+            assert sampler is not None
+            reals.extend(f"{i.name}.{f}" for f in sampler.fields)
     candidates = [(h.name, h.prop, h.text) for h in plan.hyps if h.how == "mask"]
     nats = [i.name for i in plan.inputs if i.role == "nat"]
     planned = plan_all(candidates, reals, plan.dims, nats=nats)

@@ -286,9 +286,12 @@ def _nonneg(t: S.Term, known: set[str]) -> bool:
 def _target(
     t: S.Term, labels: tuple[str, ...], reals: Sequence[str]
 ) -> tuple[str, tuple[str, ...]] | None:
-    """(input, its index labels) when `t` is a real input, bare or applied to distinct labels."""
+    """(input, its index labels) when `t` is a real input, bare or applied to distinct labels
+    (or a real field of a sampled structure, `M.u`, an input of that name)."""
     if isinstance(t, S.Var | S.Ident) and t.name in reals:
         return t.name, ()
+    if isinstance(t, S.Proj) and isinstance(t.term, S.Var) and f"{t.term.name}.{t.field}" in reals:
+        return f"{t.term.name}.{t.field}", ()
     head, args = head_and_args(t)
     if isinstance(head, S.Var | S.Ident) and head.name in reals and args:
         names = [a.name if isinstance(a, S.Var | S.Ident) else None for a in args]

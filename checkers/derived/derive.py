@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import jax
@@ -33,7 +33,7 @@ import numpy as np
 
 from checkers.core import DimConstraint, InputSpec, ToleranceOverride, Unsupported
 from checkers.derived.arith import select
-from checkers.derived.binders import Plan, plan_binders
+from checkers.derived.binders import Input, Plan, plan_binders
 from checkers.derived.bound_values import to_bound
 from checkers.derived.coercion import Ctx, coerce, settle
 from checkers.derived.errors import EvalError, NotSupported
@@ -42,7 +42,8 @@ from checkers.derived.measure import Meter, paused
 from checkers.derived.premises import per_trial, premise_fn, probe_or_refuse
 from checkers.derived.semantics import Semantics
 from checkers.derived.statement import split_statement
-from checkers.derived.types import TFin, fin_domains, kind_of, value_type
+from checkers.derived.structures import StructSampler, structure_sampler
+from checkers.derived.types import TFin, const_name, fin_domains, head_and_args, kind_of, value_type
 from checkers.derived.values import Arr, Proof, TypeValue, as_array, static_nat
 from checkers.environment import DerivationError
 from theorem_index.lean import analyse_declaration, print_term
@@ -92,7 +93,12 @@ class DerivedChecker:
                 for h in per_trial(self)
                 if h.how != "constraint"  # a bound the sampler meets (bounds.py)
             )
-        return tuple(self.plan.assumptions) + extra
+        drawn = tuple(
+            f"{i.name} : {print_term(i.type)} drawn from {_sampler(i).covers}"
+            for i in self.plan.inputs
+            if i.role == "struct"
+        )
+        return tuple(self.plan.assumptions) + drawn + extra
 
     @property
     def premises(self) -> tuple[str, ...]:
@@ -118,12 +124,23 @@ class DerivedChecker:
         if key not in self._sizes:
             ev = Evaluator(self.semantics)
             env = self._base_env(dims)
-            self._sizes[key] = {i.name: ev.type_of(i.type, env) for i in self.plan.inputs}
+            self._sizes[key] = {
+                i.name: ev.type_of(i.type, env) for i in self.plan.inputs if i.role != "struct"
+            }
         return self._sizes[key]
 
     def input_specs(self, dims: Mapping[str, int]) -> dict[str, InputSpec]:
         out: dict[str, InputSpec] = {}
         for inp in self.plan.inputs:
+            if inp.role == "struct":
+                for field_name, spec in _sampler(inp).specs(inp.name).items():
+                    bounds = tuple(
+                        b
+                        for p in self.plan.bounds
+                        if p.target == field_name and (b := to_bound(p, dims, 0)) is not None
+                    )
+                    out[field_name] = replace(spec, bounds=bounds) if bounds else spec
+                continue
             ty = self._types(dims)[inp.name]
             doms, elem = fin_domains(ty)
             shape = tuple(d.n for d in doms)
@@ -157,6 +174,9 @@ class DerivedChecker:
         env = self._base_env(dims)
         types = self._types(dims)
         for inp in self.plan.inputs:
+            if inp.role == "struct":
+                env[inp.name] = _sampler(inp).value(inp.name, inputs, dtype)
+                continue
             x = inputs[inp.name]
             ty = types[inp.name]
             doms, elem = fin_domains(ty)
@@ -293,6 +313,13 @@ class DerivedChecker:
 
 
 # --- derivation -------------------------------------------------------------------
+
+
+def _sampler(inp: Input) -> StructSampler:
+    h, _ = head_and_args(inp.type)
+    sampler = structure_sampler(const_name(h))
+    assert sampler is not None, inp
+    return sampler
 
 
 def _version(name: str, env: Any, deps: tuple[str, ...]) -> str:

@@ -26,6 +26,7 @@ from checkers.derived.values import (
     Builtin,
     Pair,
     Proof,
+    Struct,
     Sz,
     as_array,
     drop_axis_by_sum,
@@ -176,6 +177,11 @@ class Forms:
             raise EvalError(f"a pair has no field {f}")
         if isinstance(v, Proof):
             return Proof(f)
+        if isinstance(v, Struct):
+            if f in v.fields:
+                return v.fields[f]
+            # generalized field notation: `M.add x y` is `FloatModel.add M x y`
+            return self.apply(self.constant(f"{v.type_name}.{f}"), [v])
         if isinstance(v, Arr):
             if f == "isLt":
                 return Proof("isLt")

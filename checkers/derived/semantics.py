@@ -19,6 +19,7 @@ from checkers.derived.equations import EqnFn, Param
 from checkers.derived.errors import NotSupported
 from checkers.derived.inference import settle_types
 from checkers.derived.lean_core import CORE
+from checkers.derived.structures import structure_sampler
 from checkers.derived.types import ARRAY_TYPES, INT_NAMES, NAT_NAMES, PROP_NAMES, REAL_NAMES
 from checkers.derived.values import Builtin
 from theorem_index.lean import KnownNames, analyse_declaration
@@ -29,6 +30,7 @@ LIBRARY: dict[str, Builtin] = {b.name: b for b in (*CORE, *DERIVATIVES)}
 
 
 def _add_vocabulary() -> None:
+    import checkers.derived.float_model  # noqa: F401  (registers the FloatModel sampler)
     from checkers.derived.vocabulary import VOCABULARY
 
     for b in VOCABULARY:
@@ -248,7 +250,7 @@ class Semantics:
     def missing_in_names(self, names: Iterable[str], exclude: str = "") -> set[str]:
         out: set[str] = set()
         for c in names:
-            if c == exclude or c in TYPE_NAMES:
+            if c == exclude or c in TYPE_NAMES or structure_sampler(c) is not None:
                 continue
             if any(self.source(x) is not None for x in self.candidates(c)):
                 continue

@@ -191,6 +191,15 @@ class Proof:
     text: str = ""
 
 
+@dataclass(frozen=True, eq=False)
+class Struct:
+    """A value of a structure (`M : FloatModel`): its type's name and its fields' values
+    (proof fields are `Proof`s); `M.f` is the field, or `Type.f M` when f is not one."""
+
+    type_name: str
+    fields: Mapping[str, Any]
+
+
 # --- constructors -----------------------------------------------------------
 
 

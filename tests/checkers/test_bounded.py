@@ -140,3 +140,13 @@ def test_draw_trials_at_unit_scale_on_request() -> None:
     for t in np.flatnonzero(unit):
         one = sample_trial(specs, plan, BASE, int(t), unit=True)
         np.testing.assert_array_equal(one["x"], redrawn["x"][t])
+
+
+@pytest.mark.parametrize("constraint", ["nonnegative", "positive"])
+def test_an_upper_bound_alone_keeps_the_sign_constraint(constraint: str) -> None:
+    # `(hu : 0 ≤ u) (hM : u ≤ 1/16)`: drawn in [0, 1/16], never below 0
+    specs = {"u": InputSpec.real(constraint=constraint, bounds=(const("upper", 0.0625),))}
+    u = draw(specs)["u"]
+    assert u.max() <= 0.0625
+    assert (u > 0).all() if constraint == "positive" else (u >= 0).all()
+    assert u.std() > 0.01  # spread over the interval, not stuck at an end

@@ -365,3 +365,12 @@ VOCABULARY: tuple[Builtin, ...] = (
     _vec("Proofs.patchRead", "ddddriiii", _patch_read),
     _vec("Proofs.patchEmbed_flat", "ddddddrrrrr", _patch_embed, dom=_patch_embed_dom),
 )
+
+
+def pack() -> tuple[Builtin, ...]:
+    """The pack's entry point (pyproject.toml, group `proofbridge.vocabulary`): registers
+    the project's structure samplers (`FloatModel`, float_model.py) and gives its
+    constants."""
+    import checkers.derived.float_model  # noqa: F401  (registers the FloatModel sampler)
+
+    return VOCABULARY

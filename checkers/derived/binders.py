@@ -66,6 +66,8 @@ REAL_CLASSES = frozenset(
 )
 # Core functions of numbers whose ℕ arguments need not be constants.
 VALUE_FUNCTIONS = frozenset(b.name for b in CORE) - {"Fin.last", "Finset.range"}
+# Finite sets whose bounds size an axis: what they read is a dimension.
+FINSET_BOUNDS = frozenset({"Finset.range", "Finset.Icc", "Finset.Ico", "Finset.Ioc", "Finset.Ioo"})
 NONFUNCTIONAL_HYPS = (
     "Differentiable",
     "DifferentiableAt",
@@ -140,6 +142,8 @@ def _occurs_in_types(name: str, terms: list[Any], *, arguments: bool = True) -> 
             return (u.type is not None and anywhere(u.type)) or walk(u.default)
         if isinstance(u, S.Typed):
             return anywhere(u.type) or walk(u.term)
+        if isinstance(u, S.App) and const_name(u.fn) in FINSET_BOUNDS:
+            return anywhere(u.args)  # a finite set's size is a constant (finsets.py)
         if isinstance(u, S.App):
             if (
                 arguments

@@ -15,9 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from checkers.derived.counting import COUNTING
 from checkers.derived.derivatives import BUILTINS as DERIVATIVES
 from checkers.derived.equations import EqnFn, Param
 from checkers.derived.errors import NotSupported
+from checkers.derived.finsets import FINSETS
 from checkers.derived.inference import settle_types
 from checkers.derived.lean_core import CORE
 from checkers.derived.plugins import build_library, load_packs
@@ -29,7 +31,7 @@ from theorem_index.lean import syntax as S
 from theorem_index.model import Declaration
 
 # The language's own library: Lean core and Mathlib, and the derivatives.
-BASE: tuple[Builtin, ...] = (*CORE, *DERIVATIVES)
+BASE: tuple[Builtin, ...] = (*CORE, *FINSETS, *COUNTING, *DERIVATIVES)
 # ... with every installed project's vocabulary pack (entry points, plugins.py).
 _LOADED = build_library(BASE, load_packs())
 LIBRARY: dict[str, Builtin] = dict(_LOADED.builtins)

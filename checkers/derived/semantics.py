@@ -23,6 +23,7 @@ from checkers.derived.finsets import FINSETS
 from checkers.derived.inference import settle_types
 from checkers.derived.lean_core import CORE
 from checkers.derived.plugins import build_library, load_packs
+from checkers.derived.probability import PROBABILITY
 from checkers.derived.structures import structure_sampler
 from checkers.derived.types import ARRAY_TYPES, INT_NAMES, NAT_NAMES, PROP_NAMES, REAL_NAMES
 from checkers.derived.values import Builtin
@@ -31,7 +32,7 @@ from theorem_index.lean import syntax as S
 from theorem_index.model import Declaration
 
 # The language's own library: Lean core and Mathlib, and the derivatives.
-BASE: tuple[Builtin, ...] = (*CORE, *FINSETS, *COUNTING, *DERIVATIVES)
+BASE: tuple[Builtin, ...] = (*CORE, *FINSETS, *COUNTING, *PROBABILITY, *DERIVATIVES)
 # ... with every installed project's vocabulary pack (entry points, plugins.py).
 _LOADED = build_library(BASE, load_packs())
 LIBRARY: dict[str, Builtin] = dict(_LOADED.builtins)

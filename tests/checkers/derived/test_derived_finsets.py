@@ -175,3 +175,19 @@ def test_filter_card_mutant_fails() -> None:
     for text, status in ((true, "pass"), (false, "fail")):
         env = environment(theorem("Proofs.t", "(n : ℕ)", text))
         assert check("Proofs.t", env, trials=32).status == status
+
+
+@pytest.mark.parametrize(
+    ("statement", "status"),
+    [
+        ("(Finset.univ.filter (fun k => k = i)).card = 1", "pass"),
+        ("(Finset.univ.filter (fun k => k = i)).card = 2", "fail"),
+        ("∑ k ∈ Finset.univ.filter (fun k => k = i), x k = x i", "pass"),
+        ("∑ k ∈ Finset.univ.filter (fun k => k ≠ i), x k = x i", "fail"),
+    ],
+)
+def test_filter_of_univ_typed_by_predicate(statement: str, status: str) -> None:
+    """The filter's untyped argument takes its `Fin n` from its uses (inference.py)."""
+    env = environment(theorem("Proofs.t", "{n : ℕ} (i : Fin n) (x : Vec n)", statement))
+    result = check("Proofs.t", env, trials=32)
+    assert result.status == status, result.reason

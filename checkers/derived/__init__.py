@@ -4,15 +4,17 @@
     checker = derive("Proofs.sum_fin_prod", env)  # a Checker, or Unsupported(reason, missing)
 
 Constants get their meaning from their ingested equation when it has one that
-can be evaluated, else from the library (Lean core, Mathlib, the upstream
-vocabulary); `pdiv`, `pdivMat`, `fderiv` and `deriv` are always the library's
-(automatic differentiation). See semantics.py.
+can be evaluated, else from the library (Lean core, Mathlib, and each project's
+vocabulary pack, loaded through the entry points of plugins.py); `pdiv`,
+`pdivMat`, `fderiv` and `deriv` are always the library's (automatic
+differentiation). See semantics.py.
 
 Modules, by idea: values (what terms evaluate to), numerals (numerals whose
 type is not fixed yet), total and coercion and arith (Lean's arithmetic at
 each type), types, evaluate with its parts operators, forms, patterns and
 arguments (the interpreter), vectorise, derivatives, equations, lean_core and
-vocabulary (the semantics library), binders and premises (hypotheses), derive.
+vocabulary (the semantics library), plugins (loading the project packs),
+binders and premises (hypotheses), derive.
 """
 
 from checkers.core import Unsupported

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 from checkers.derived.coercion import Ctx, coerce, join_kind, settle
@@ -87,6 +88,12 @@ def _arrays(op: str, a: Arr, b: Arr, ctx: Ctx, kind: str, bound: Sz | None) -> A
     if a.dom and b.dom and tuple(s.n for s in a.dom) != tuple(s.n for s in b.dom):
         raise EvalError(f"cannot combine a {a.describe()} with a {b.describe()}")
     dt = ctx.dtype if kind == "real" else ctx.int_dtype
+    if kind == "real" and a.log != b.log and op in ("*", "/"):
+        # a product with a positive constant stays in log space (counting.py, power)
+        other = _host_positive(b if a.log else a)
+        if other is not None:
+            logs = (b if a.log else a).with_(data=np.log(other), iota=None, log=True)
+            a, b = (a, logs) if a.log else (logs, b)
     if kind == "real" and a.log and b.log and op in LOG_OPS:
         x = expand(a, axes, ndom, dt, logs=True)
         y = expand(b, axes, ndom, dt, logs=True)
@@ -201,8 +208,25 @@ def power(base: Arr, exp: Arr, ctx: Ctx) -> Arr:
     b = base
     axes = union_axes(b, e)
     ndom = max(len(b.dom), len(e.dom))
+    if b.log:  # a positive real (or a natural beyond int64) to a ℕ power, in log space
+        y = expand(coerce(e, "nat", ctx), axes, ndom)
+        lb = expand(b, axes, ndom, logs=True)
+        data = lb * xp_of(y).asarray(y).astype(lb.dtype)
+        return Arr(data, kind, axes, b.dom or e.dom, log=True)
+    hb = _host_positive(b) if kind == "real" else None
+    en = coerce(e, "nat", ctx)
+    if hb is not None and isinstance(en.data, np.ndarray | np.generic | int):
+        # constants (`q ^ j` over `j ∈ Finset.Icc k N`): in log space where a power
+        # leaves float64's normal range (0.7 ^ 10000), exact to its precision there
+        x = expand(b.with_(data=hb), axes, ndom)
+        y = np.asarray(expand(en.with_(data=np.asarray(en.data)), axes, ndom), x.dtype)
+        direct = np.power(x, y)
+        if not np.all(np.isfinite(direct) & (direct >= np.finfo(x.dtype).tiny)):
+            return Arr(np.log(x) * y, kind, axes, b.dom or e.dom, log=True)
+        note_result(ctx, (x,), direct)
+        return Arr(direct, kind, axes, b.dom or e.dom)  # a host constant still
     x = expand(b, axes, ndom)
-    y = expand(coerce(e, "nat", ctx), axes, ndom)
+    y = expand(en, axes, ndom)
     if kind == "real":
         # x ^ 0 = 1; guarded so that the derivative 0 * x ^ -1 never arises at x = 0
         z = y == 0
@@ -213,6 +237,17 @@ def power(base: Arr, exp: Arr, ctx: Ctx) -> Arr:
         if kind == "fin" and b.bound is not None and b.bound.n:
             data = data % b.bound.n
     return Arr(data, kind, axes, b.dom or e.dom, bound=b.bound if kind == "fin" else None)
+
+
+def _host_positive(v: Arr) -> np.ndarray | None:
+    """The values of v when they are host (NumPy) floats, all positive; else None."""
+    d = v.data
+    if v.log or not isinstance(d, np.ndarray | np.generic):
+        return None
+    d = np.asarray(d)
+    if not np.issubdtype(d.dtype, np.floating) or not np.all(d > 0):
+        return None
+    return d
 
 
 # --- comparisons and logic ---------------------------------------------------

@@ -66,6 +66,8 @@ REAL_CLASSES = frozenset(
 )
 # Core functions of numbers whose ℕ arguments need not be constants.
 VALUE_FUNCTIONS = frozenset(b.name for b in CORE) - {"Fin.last", "Finset.range"}
+# Finite sets whose bounds size an axis: what they read is a dimension.
+FINSET_BOUNDS = frozenset({"Finset.range", "Finset.Icc", "Finset.Ico", "Finset.Ioc", "Finset.Ioo"})
 NONFUNCTIONAL_HYPS = (
     "Differentiable",
     "DifferentiableAt",
@@ -140,6 +142,8 @@ def _occurs_in_types(name: str, terms: list[Any], *, arguments: bool = True) -> 
             return (u.type is not None and anywhere(u.type)) or walk(u.default)
         if isinstance(u, S.Typed):
             return anywhere(u.type) or walk(u.term)
+        if isinstance(u, S.App) and const_name(u.fn) in FINSET_BOUNDS:
+            return anywhere(u.args)  # a finite set's size is a constant (finsets.py)
         if isinstance(u, S.App):
             if (
                 arguments
@@ -287,12 +291,27 @@ def _hypothesis(plan: Plan, name: str, prop: S.Term) -> None:
             plan.dim_constraints.append(DimConstraint(left, "dvd", right))
             plan.hyps.append(Hyp(name, prop, "dims", text))
             return
-    h, _ = head_and_args(prop)
-    if const_name(h) in NONFUNCTIONAL_HYPS:
+    if _unsampled(prop):
         plan.hyps.append(Hyp(name, prop, "assume", text))
         plan.assumptions.append(f"{text} (hypothesis {name}, not sampled)")
         return
     plan.hyps.append(Hyp(name, prop, "mask", text))
+
+
+def _unsampled(prop: S.Term) -> bool:
+    """Whether a hypothesis states only what sampling cannot decide (differentiability,
+    continuity, the derivative's existence): `Differentiable ℝ f`, and the same under
+    `∀ x,` (`∀ s ∈ S, DifferentiableAt ℝ (f s) x`) or in a conjunction."""
+    while isinstance(prop, S.Paren):
+        prop = prop.term
+    if isinstance(prop, S.Quant) and prop.q == "∀":
+        return _unsampled(prop.body)
+    if isinstance(prop, S.BinOp) and prop.op == "→":
+        return _unsampled(prop.rhs)
+    if isinstance(prop, S.BinOp) and prop.op == "∧":
+        return _unsampled(prop.lhs) and _unsampled(prop.rhs)
+    h, _ = head_and_args(prop)
+    return const_name(h) in NONFUNCTIONAL_HYPS
 
 
 def _plan_bounds(plan: Plan) -> None:

@@ -79,6 +79,10 @@ def coerce(x: Arr, kind: str, ctx: Ctx, bound: Sz | None = None) -> Arr:
         return x
     if isinstance(x.data, Numeral):
         return _numeral_at(x.data, kind, ctx, bound)
+    if x.log:  # a natural beyond int64's range (counting.py): only its real value is known
+        if kind != "real":
+            raise EvalError(f"a natural number beyond int64's range used as {kind}")
+        return Arr(jnp.asarray(x.data, ctx.dtype), "real", x.axes, x.dom, log=True)
     if kind == "real":
         if x.kind not in RANK:
             raise EvalError(f"cannot use a {x.describe()} as a real number")

@@ -176,6 +176,10 @@ class Evaluator(Operators, Forms, Patterns):
             return self._match(t, env, expected)
         if isinstance(t, S.LamMatch):
             return self._lam_match(t, env, expected)
+        if isinstance(t, S.SetBuilder):
+            from checkers.derived.finsets import set_builder
+
+            return set_builder(self, t, env)
         if isinstance(t, S.Sort):
             return TypeValue(t.kind)
         if isinstance(t, S.By):

@@ -189,6 +189,8 @@ class Forms:
             return self.apply(self.constant(f"{ns}.{f}"), [v])
         if isinstance(v, Builtin):
             return self.constant(f"{v.name}.{f}")
+        if hasattr(v, "field"):  # a value that knows its own fields (a finset)
+            return v.field(self, f)
         raise NotSupported(f"the field .{f} of a {type(v).__name__}")
 
     @staticmethod
@@ -241,6 +243,8 @@ class Forms:
             ty = self.type_of(ty_term, env)
             if isinstance(ty, TProd):
                 return self._bigop_pair(t, name, ty, env, expected)
+        if t.domain is not None and not _range_or_univ(t.domain):
+            return self._bigop_finset(t, name, ty_term, env, expected)
         sz, kind = self.bigop_range(t, name, ty_term, env)
         if t.op == "∑":
             from checkers.derived.contraction import try_product_sum
@@ -266,6 +270,30 @@ class Forms:
         if r.kind == "fin" and r.bound is not None and r.bound.n:
             r = r.with_(data=jnp.mod(as_array(r), r.bound.n))
         return r
+
+    def _bigop_finset(
+        self: Host, t: S.BigOp, name: str, ty_term: S.Term | None, env: Env, expected: Ty | None
+    ) -> Any:
+        """`∑ x ∈ s, body` over a finset value (`Finset.Icc a b`, `s.filter p`; finsets.py)."""
+        from checkers.derived.finsets import FinsetValue, big_operator
+
+        if t.op not in ("∑", "∏"):
+            raise NotSupported(f"the big operator {t.op}")
+        s = self.eval(t.domain, env) if t.domain is not None else None
+        if not isinstance(s, FinsetValue):
+            raise NotSupported("a big operator over a finset that is not evaluated")
+        ty = self.type_of(ty_term, env) if ty_term is not None else None
+        sz = ty.sz if isinstance(ty, TFin) else None
+        if sz is None and s.values is None:  # univ: the index's size from its uses
+            sz = self.infer_index_size(name, t.body, env)
+
+        def body(x: Arr) -> Any:
+            v = self._arr(self.eval(t.body, {**env, name: x}, expected), t.op)
+            if t.op == "∑" and v.kind == "real":
+                note_operands(self.ctx, as_array(v))
+            return v
+
+        return big_operator(self, s, name, body, t.op == "∏", sz, expected)
 
     def _bigop_pair(
         self: Host, t: S.BigOp, name: str, ty: TProd, env: Env, expected: Ty | None
@@ -316,6 +344,16 @@ class Forms:
             sz = expected.sz if isinstance(expected, TFin) else None
             a, b = (coerce(x, ek or "real", self.ctx, sz) for x in (a, b))
         return A.select(c, a, b, self.ctx)
+
+
+def _range_or_univ(dom: S.Term) -> bool:
+    """Whether a big operator's domain is `Finset.range n` or `Finset.univ`, whose index
+    the rewrites of contractions and products know (bigop_range)."""
+    h = dom.fn if isinstance(dom, S.App) else dom
+    name = h.name if isinstance(h, S.Const | S.Ident) else None
+    return name in ("Finset.univ", "univ") or (
+        name in ("Finset.range", "range") and isinstance(dom, S.App)
+    )
 
 
 def _host_stack(vals: list[Arr], kind: str, ctx: Any) -> Arr | None:

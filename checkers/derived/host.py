@@ -100,3 +100,9 @@ class Host(Protocol):
     def _bigop_pair(
         self, t: S.BigOp, name: str, ty: TProd, env: Env, expected: Ty | None
     ) -> Any: ...
+
+    def _bigop_finset(
+        self, t: S.BigOp, name: str, ty_term: S.Term | None, env: Env, expected: Ty | None
+    ) -> Any: ...
+
+    def _member(self, t: S.BinOp, env: Env) -> Any: ...

@@ -369,11 +369,21 @@ class _Rewriter:
                 out.append(dataclasses.replace(b, names=(n,), type=ty))
         return tuple(out)
 
+    def lam_typed(self, t: S.Lam) -> S.Lam:
+        """A `fun` with every settled binder type written, index types included."""
+        return dataclasses.replace(t, binders=self.binders(t.binders), body=self.term(t.body))
+
     def _type(self, b: S.Binder, k: int) -> S.Term | None:
         m = self.metas.get((id(b), k))
         return None if m is None or m.conflict else ground(m)
 
     def term(self, t: Any) -> Any:
+        if isinstance(t, S.App) and any(isinstance(a, S.Lam) for a in t.args) and _filters(t):
+            # `s.filter (fun k => …)` over `Finset.univ`: nothing else gives k's domain
+            args = tuple(
+                self.lam_typed(a) if isinstance(a, S.Lam) else self.term(a) for a in t.args
+            )
+            return dataclasses.replace(t, fn=self.term(t.fn), args=args)
         if isinstance(t, S.BigOp | S.Quant | S.Lam):
             bs = self.binders(t.binders, scalars_only=isinstance(t, S.Lam))
             t = dataclasses.replace(t, binders=bs)
@@ -391,3 +401,9 @@ class _Rewriter:
             items = tuple(self.term(x) for x in t)
             return items if any(a is not b for a, b in zip(items, t, strict=True)) else t
         return t
+
+
+def _filters(t: S.App) -> bool:
+    """`Finset.filter p s` or `s.filter p`."""
+    fn = t.fn
+    return const_name(fn) == "Finset.filter" or (isinstance(fn, S.Proj) and fn.field == "filter")

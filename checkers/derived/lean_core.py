@@ -2,7 +2,8 @@
 
 Real functions are Lean's total ones (see arith.py); `Fin` plumbing follows
 Mathlib (`finProdFinEquiv (i, j) = i * n + j`, `.symm k = (k / n, k % n)`,
-`Fin.rev i = n - 1 - i`, `Fin.succ`, `Fin.castSucc`).
+`Fin.rev i = n - 1 - i`, `Fin.succ`, `Fin.castSucc`). Finite sets and the big
+operators over them are in finsets.py, `Nat.choose` and its kin in counting.py.
 """
 
 from __future__ import annotations
@@ -21,14 +22,11 @@ from checkers.derived.measure import note_operands, note_result
 from checkers.derived.types import TFin, TProd
 from checkers.derived.values import (
     Arr,
-    Axis,
     Builtin,
     Pair,
     Sz,
     TypeValue,
     as_array,
-    drop_axis_by_sum,
-    iota,
 )
 
 if TYPE_CHECKING:
@@ -217,42 +215,6 @@ def _snd(ev: Evaluator, args: tuple[Any, ...]) -> Any:
     return args[0].snd
 
 
-class Univ:
-    """`Finset.univ`: its size comes from the function summed."""
-
-
-class Range:
-    def __init__(self, n: int) -> None:
-        self.n = n
-
-
-def _univ(ev: Evaluator, args: tuple[Any, ...]) -> Any:
-    return Univ()
-
-
-def _range(ev: Evaluator, args: tuple[Any, ...]) -> Any:
-    return Range(nat_constant(ev._arr(args[0], "Finset.range"), "Finset.range"))
-
-
-def _big(name: str, prod: bool) -> Builtin:
-    def fn(ev: Evaluator, args: tuple[Any, ...]) -> Any:
-        s, f = args
-        if isinstance(s, Univ):
-            if not isinstance(f, Arr) or not f.dom:
-                raise EvalError(f"{name} over univ of a function that is not tabulated")
-            ax = Axis("∑", f.dom[0].n)
-            body = ev.apply(f, [iota(ax, bound=f.dom[0])])
-        elif isinstance(s, Range):
-            ax = Axis("∑", s.n)
-            body = ev.apply(f, [iota(ax, kind="nat").with_(bound=None)])
-        else:
-            raise EvalError(f"{name} over a finset other than univ or range")
-        return drop_axis_by_sum(ev._arr(body, name), ax, prod=prod)
-
-    # `Finset.sum {β α} [AddCommMonoid β] s f` (`Finset.prod`: [CommMonoid β])
-    return Builtin(name, 2, fn, (None, "fn"), implicit=3)
-
-
 def _id(ev: Evaluator, args: tuple[Any, ...]) -> Any:
     return args[0]
 
@@ -316,10 +278,6 @@ CORE: tuple[Builtin, ...] = (
     Builtin("Equiv.symm", 1, _equiv_symm, implicit=2),
     Builtin("Prod.fst", 1, _fst, implicit=2),
     Builtin("Prod.snd", 1, _snd, implicit=2),
-    Builtin("Finset.univ", 0, _univ, implicit=2),
-    Builtin("Finset.range", 1, _range, ("nat",), implicit=0),
-    _big("Finset.sum", False),
-    _big("Finset.prod", True),
     Builtin("id", 1, _id, implicit=1),
     _binop("HAdd.hAdd", "+"),
     _binop("HSub.hSub", "-"),

@@ -80,7 +80,21 @@ class Operators:
             return A.arith("*", a, b, self.ctx)
         if op == "∘":
             return self._compose(t, env)
+        if op in ("∈", "∉"):
+            return self._member(t, env)
         raise NotSupported(f"the operator {op}")
+
+    def _member(self: Host, t: S.BinOp, env: Env) -> Any:
+        """`x ∈ s` for a finset s (finsets.py); `x ∉ s` is its negation."""
+        from checkers.derived.finsets import FinsetValue, member
+
+        s = self.eval(t.rhs, env)
+        if not isinstance(s, FinsetValue):
+            raise NotSupported(f"the operator {t.op} on a {type(s).__name__}")
+        v = member(self, self._arr(self.eval(t.lhs, env), t.op), s)
+        if t.op == "∉":
+            return v.with_(data=jnp.logical_not(jnp.asarray(v.data)))
+        return v
 
     def _power(self: Host, t: S.BinOp, env: Env, expected: Ty | None) -> Any:
         base = self._arr(self.eval(t.lhs, env, expected), "power")

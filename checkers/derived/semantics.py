@@ -2,11 +2,12 @@
 
 Precedence: a definition whose equation was ingested is unfolded through that
 equation, so that a check tests what the page states; the library (Lean
-core, Mathlib and the upstream vocabulary, lean_core.py and vocabulary.py)
-covers names with no usable equation (none rendered, as for `patchRead`, or
-one that uses constants without semantics). The derivative primitives
-(`pdiv`, `fderiv`, `deriv`) always use the library: they are evaluated by
-automatic differentiation, not by unfolding Mathlib's definitions.
+core and Mathlib, lean_core.py, and each project's vocabulary pack, a plugin
+loaded through an entry point: plugins.py) covers names with no usable equation
+(none rendered, as for `patchRead`, or one that uses constants without
+semantics). The derivative primitives (`pdiv`, `fderiv`, `deriv`) always use the
+library: they are evaluated by automatic differentiation, not by unfolding
+Mathlib's definitions.
 """
 
 from __future__ import annotations
@@ -14,11 +15,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from checkers.derived.counting import COUNTING
 from checkers.derived.derivatives import BUILTINS as DERIVATIVES
 from checkers.derived.equations import EqnFn, Param
 from checkers.derived.errors import NotSupported
+from checkers.derived.finsets import FINSETS
 from checkers.derived.inference import settle_types
 from checkers.derived.lean_core import CORE
+from checkers.derived.plugins import build_library, load_packs
+from checkers.derived.probability import PROBABILITY
 from checkers.derived.structures import structure_sampler
 from checkers.derived.types import ARRAY_TYPES, INT_NAMES, NAT_NAMES, PROP_NAMES, REAL_NAMES
 from checkers.derived.values import Builtin
@@ -26,18 +31,11 @@ from theorem_index.lean import KnownNames, analyse_declaration
 from theorem_index.lean import syntax as S
 from theorem_index.model import Declaration
 
-LIBRARY: dict[str, Builtin] = {b.name: b for b in (*CORE, *DERIVATIVES)}
-
-
-def _add_vocabulary() -> None:
-    import checkers.derived.float_model  # noqa: F401  (registers the FloatModel sampler)
-    from checkers.derived.vocabulary import VOCABULARY
-
-    for b in VOCABULARY:
-        LIBRARY[b.name] = b
-
-
-_add_vocabulary()
+# The language's own library: Lean core and Mathlib, and the derivatives.
+BASE: tuple[Builtin, ...] = (*CORE, *FINSETS, *COUNTING, *PROBABILITY, *DERIVATIVES)
+# ... with every installed project's vocabulary pack (entry points, plugins.py).
+_LOADED = build_library(BASE, load_packs())
+LIBRARY: dict[str, Builtin] = dict(_LOADED.builtins)
 
 ALWAYS_LIBRARY = frozenset({"Proofs.pdiv", "Proofs.pdivMat", "fderiv", "deriv"})
 # Names that only occur as types or as the domain of a big operator.
@@ -50,8 +48,9 @@ TYPE_NAMES = frozenset(
     | INT_NAMES
     | PROP_NAMES
 )
-# The vocabulary pack of the upstream project: dependencies worth recording.
-VOCABULARY_NAMES = frozenset(n for n in LIBRARY if n.startswith("Proofs."))
+# Dependencies worth recording: the constants of the vocabulary packs, and the
+# project's derivatives that are evaluated by automatic differentiation (`Proofs.pdiv`).
+VOCABULARY_NAMES = frozenset(_LOADED.origins) | {n for n in ALWAYS_LIBRARY if "." in n}
 
 
 def _lookup_decl(env: Any, name: str) -> Declaration | None:
@@ -162,7 +161,9 @@ class Semantics:
     @property
     def known(self) -> KnownNames:
         if self._known is None:
-            self._known = KnownNames(_env_names(self.env))
+            # a pack's constants resolve even where the project's declarations are not
+            # ingested
+            self._known = KnownNames([*self.library, *_env_names(self.env)])
         return self._known
 
     def declaration(self, name: str) -> Declaration | None:

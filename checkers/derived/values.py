@@ -15,9 +15,10 @@ Kinds: 'real' (ℝ), 'nat' (ℕ), 'int' (ℤ), 'fin' (`Fin bound`), 'bool'
 fixed yet: a `Numeral` tree, evaluated once the type is known; numerals.py).
 
 A real `Arr` with `log` set holds the natural logarithm of its (positive)
-values: `Real.exp x` is kept as x, so that exponentials beyond float64's range
-(e^1000) still divide, multiply, add, sum and take logarithms exactly in log
-space (`exp a / ∑ exp b` is a softmax, `log (exp a)` is a). Anything that reads
+values (a ℕ one, of exact naturals beyond int64's range: counting.py):
+`Real.exp x` is kept as x, so that exponentials beyond float64's range (e^1000)
+still divide, multiply, add, sum and take logarithms exactly in log space
+(`exp a / ∑ exp b` is a softmax, `log (exp a)` is a). Anything that reads
 the values (`as_array`) gets them exponentiated; `with_(data=...)` drops the
 flag unless it is passed too.
 """
@@ -224,6 +225,11 @@ def as_array(x: Arr, dtype: Any = None) -> Any:
     """The data as a jax array (static Python numbers included); the values, not
     their logarithms, for an array held in log space."""
     d = x.data
+    if x.log and x.kind != "real":
+        raise EvalError(
+            "a natural number beyond int64's range (held as its logarithm) used other "
+            "than as a real number"
+        )
     if x.log:
         d = jnp.exp(jnp.asarray(d))
         return d if dtype is None else d.astype(dtype)

@@ -2,7 +2,8 @@
 
 Each entry reproduces the definition in the project's Lean sources
 (Foundation/Tensor.lean, Foundation/MLP.lean, Architectures/BatchNorm.lean,
-LayerNorm.lean, CNN.lean, Depthwise.lean, Attention.lean, ViTClose.lean),
+LayerNorm.lean, CNN.lean, Depthwise.lean, Attention.lean, ViTClose.lean,
+Certificates/SmoothingGaussian.lean),
 with Lean's total arithmetic. Numeric definitions are written for one point
 (plain arrays of the value's own shape) and vectorised over named axes.
 """
@@ -15,10 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 import jax.numpy as jnp
 import numpy as np
+import scipy.special
 
 from checkers.derived import total as T
 from checkers.derived.coercion import coerce, nat_constant
-from checkers.derived.errors import EvalError
+from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.measure import note_operands, note_terms
 from checkers.derived.values import Arr, Builtin, Sz, as_array, numeral_size, xp_of
 from checkers.derived.vectorise import call_vectorised
@@ -330,6 +332,27 @@ def _one_hot_b(ev: Evaluator, args: tuple[Any, ...]) -> Any:
     return one_hot(label, Sz(c), ev)
 
 
+# --- the Gaussian quantile (Certificates/SmoothingGaussian.lean) -----------------------
+
+
+def _std_normal_quantile(ev: Evaluator, args: tuple[Any, ...]) -> Any:
+    """`stdNormalQuantile p = sSup {t | stdNormalCDF t < p}`: Φ⁻¹(p) on (0, 1), else 0
+    (the supremum of ∅, or of all of ℝ, is 0 in Lean). Only of a constant: Φ⁻¹ is
+    ill-conditioned near 0 and 1 (its slope is 1/φ), so a computed argument, rounded,
+    does not determine it (Φ(10) rounds to 1, whose quantile is 0)."""
+    p = coerce(ev._arr(args[0], "stdNormalQuantile"), "real", ev.ctx)
+    if p.log or not isinstance(p.data, np.ndarray | np.generic):
+        raise NotSupported(
+            "stdNormalQuantile of a value computed in the trial: Φ⁻¹ is ill-conditioned "
+            "near 0 and 1 (its slope is 1/φ), so a rounded argument does not determine "
+            "it; only constant arguments are checked"
+        )
+    d = np.asarray(p.data, dtype=np.float64)
+    inside = (d > 0) & (d < 1)
+    q = np.where(inside, scipy.special.ndtri(np.where(inside, d, 0.5)), 0.0)
+    return p.with_(data=np.asarray(q, dtype=p.data.dtype), iota=None)
+
+
 VOCABULARY: tuple[Builtin, ...] = (
     _vec("Proofs.dense", "rrr", _dense),
     _vec("Proofs.Mat.mulVec", "rr", _mul_vec),
@@ -364,4 +387,14 @@ VOCABULARY: tuple[Builtin, ...] = (
     _vec("Proofs.globalAvgPool", "r", _gap),
     _vec("Proofs.patchRead", "ddddriiii", _patch_read),
     _vec("Proofs.patchEmbed_flat", "ddddddrrrrr", _patch_embed, dom=_patch_embed_dom),
+    Builtin("Proofs.stdNormalQuantile", 1, _std_normal_quantile, ("real",), implicit=0),
 )
+
+
+def pack() -> tuple[Builtin, ...]:
+    """The pack's entry point (pyproject.toml, group `proofbridge.vocabulary`): registers
+    the project's structure samplers (`FloatModel`, float_model.py) and gives its
+    constants."""
+    import checkers.derived.float_model  # noqa: F401  (registers the FloatModel sampler)
+
+    return VOCABULARY

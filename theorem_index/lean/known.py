@@ -18,6 +18,7 @@ Int Int.floor Int.ceil Int.toNat Int.natAbs Int.cast Rat Real Complex NNReal ENN
 Fin Fin.succ Fin.castSucc Fin.val Fin.rev Fin.last Fin.mk Fin.cast Fin.castLE Fin.natAdd
 Fin.addNat Fin.pred Fin.isLt
 Finset Finset.sum Finset.prod Finset.univ Finset.range Finset.card Finset.filter Finset.Iio
+Finset.Icc Finset.Ico Finset.Ioc Finset.Ioo Nat.choose Nat.factorial Nat.descFactorial
 Fintype Fintype.card DecidableEq Decidable
 Real.sqrt Real.exp Real.log Real.tanh Real.cosh Real.sinh Real.cos Real.sin Real.pi Real.rpow
 Real.logb Real.arctan

@@ -29,6 +29,7 @@ from checkers.derived.types import (
     INT_NAMES,
     NAT_NAMES,
     REAL_NAMES,
+    array_rank,
     const_name,
     head_and_args,
 )
@@ -253,8 +254,9 @@ def _draws_function(ty: S.BinOp) -> bool:
     """`A → B` of one argument that is not an index (drawn_functions.py decides the rest)."""
     dom = ty.lhs.term if isinstance(ty.lhs, S.Paren) else ty.lhs
     h, _ = head_and_args(dom)
-    if const_name(h) == "Fin":
-        return False
+    name = const_name(h)
+    if name is None or not (name in REAL_NAMES or array_rank(name) is not None):
+        return False  # `Fin n → …`, `Fin m × Fin n → ℝ` are arrays; other domains are not drawn
     rest = ty.rhs.term if isinstance(ty.rhs, S.Paren) else ty.rhs
     if isinstance(rest, S.BinOp) and rest.op == "→":
         h2, _ = head_and_args(rest.lhs)

@@ -29,6 +29,7 @@ from checkers.derived.types import (
     INT_NAMES,
     NAT_NAMES,
     REAL_NAMES,
+    array_rank,
     const_name,
     head_and_args,
 )
@@ -84,7 +85,9 @@ NONFUNCTIONAL_HYPS = (
 class Input:
     name: str
     type: S.Term
-    role: str  # 'real' | 'fin' | 'nat' | 'index_map' | 'struct' (checkers/derived/structures.py)
+    # 'real' | 'fin' | 'nat' | 'index_map' | 'struct' (structures.py) | 'function'
+    # (drawn_functions.py)
+    role: str
 
 
 @dataclass(frozen=True)
@@ -235,6 +238,8 @@ def _role(ty: S.Term, plan: Plan) -> str:
         return "fin"
     if not args and structure_sampler(const_name(h)) is not None:
         return "struct"
+    if isinstance(ty, S.BinOp) and ty.op == "→" and _draws_function(ty):
+        return "function"
     if _is_name(ty, REAL_NAMES):
         return "real"
     if isinstance(ty, S.Var | S.Ident) and ty.name in plan.type_vars:
@@ -247,6 +252,20 @@ def _role(ty: S.Term, plan: Plan) -> str:
     if t is not ty and const_name(h2) == "Fin" and len(args2) == 1:
         return "index_map"
     return "real"
+
+
+def _draws_function(ty: S.BinOp) -> bool:
+    """`A → B` of one argument that is not an index (drawn_functions.py decides the rest)."""
+    dom = ty.lhs.term if isinstance(ty.lhs, S.Paren) else ty.lhs
+    h, _ = head_and_args(dom)
+    name = const_name(h)
+    if name is None or not (name in REAL_NAMES or array_rank(name) is not None):
+        return False  # `Fin n → …`, `Fin m × Fin n → ℝ` are arrays; other domains are not drawn
+    rest = ty.rhs.term if isinstance(ty.rhs, S.Paren) else ty.rhs
+    if isinstance(rest, S.BinOp) and rest.op == "→":
+        h2, _ = head_and_args(rest.lhs)
+        return const_name(h2) == "Fin"  # `Vec m → Fin n → ℝ` is `Vec m → Vec n`
+    return True
 
 
 def _instance(plan: Plan, ty: S.Term) -> None:

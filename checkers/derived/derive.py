@@ -36,6 +36,8 @@ from checkers.derived.arith import select
 from checkers.derived.binders import Input, Plan, plan_binders
 from checkers.derived.bound_values import to_bound
 from checkers.derived.coercion import Ctx, coerce, settle
+from checkers.derived.drawn_functions import COVERS as FUNCTIONS_COVERED
+from checkers.derived.drawn_functions import function_specs, function_value
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.evaluate import Evaluator
 from checkers.derived.measure import Meter, paused
@@ -94,9 +96,10 @@ class DerivedChecker:
                 if h.how != "constraint"  # a bound the sampler meets (bounds.py)
             )
         drawn = tuple(
-            f"{i.name} : {print_term(i.type)} drawn from {_sampler(i).covers}"
+            f"{i.name} : {print_term(i.type)} drawn from "
+            f"{_sampler(i).covers if i.role == 'struct' else FUNCTIONS_COVERED}"
             for i in self.plan.inputs
-            if i.role == "struct"
+            if i.role in ("struct", "function")
         )
         return tuple(self.plan.assumptions) + drawn + extra
 
@@ -142,6 +145,9 @@ class DerivedChecker:
                     out[field_name] = replace(spec, bounds=bounds) if bounds else spec
                 continue
             ty = self._types(dims)[inp.name]
+            if inp.role == "function":
+                out.update(function_specs(inp.name, ty))
+                continue
             doms, elem = fin_domains(ty)
             shape = tuple(d.n for d in doms)
             kind = kind_of(ty)
@@ -176,6 +182,9 @@ class DerivedChecker:
         for inp in self.plan.inputs:
             if inp.role == "struct":
                 env[inp.name] = _sampler(inp).value(inp.name, inputs, dtype)
+                continue
+            if inp.role == "function":
+                env[inp.name] = function_value(inp.name, types[inp.name], inputs, dtype)
                 continue
             x = inputs[inp.name]
             ty = types[inp.name]

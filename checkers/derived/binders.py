@@ -26,6 +26,7 @@ from checkers.derived.errors import NotSupported
 from checkers.derived.lean_core import CORE
 from checkers.derived.types import (
     INT_NAMES,
+    LIST_NAMES,
     NAT_NAMES,
     REAL_NAMES,
     const_name,
@@ -216,6 +217,8 @@ def plan_binders(
                 plan.inputs.append(Input(name, ty, "nat"))
         elif _is_name(ty, INT_NAMES):
             raise NotSupported(f"the integer binder {name} : ℤ")
+        elif const_name(head_and_args(ty)[0]) in LIST_NAMES:
+            raise NotSupported(f"the list binder {name} : {_text(ty)} (lists are not sampled)")
         elif _is_prop(ty):
             _hypothesis(plan, name, ty)
         else:

@@ -7,6 +7,13 @@ side's variables, the implicit dimensions (N, a, c) are inferred by unifying
 the binder types with the arguments' types (sizes and how they factor), and
 trailing index variables (i, j) that are not supplied are abstracted over, so
 `rowDense_weight_grad X dY` is the whole `Mat a c`.
+
+A definition by structural recursion (`combZ n (c :: cs) (r :: rs) = scaleAddZ c r
+(combZ n cs rs)`) unfolds the same way on the concrete values: its equations are a
+`match` whose list and numeral patterns are decided by the values' shapes, so only
+the case taken unfolds further. The evaluator bounds the nesting (`MAX_DEPTH`) and
+the number of recursive unfoldings (`MAX_UNFOLDINGS`); past either the statement is
+unsupported, with the reason (a recursion on a sampled value never ends there).
 """
 
 from __future__ import annotations
@@ -83,8 +90,11 @@ class EqnFn:
         result: S.Term | None,
         lhs_vars: tuple[str, ...],
         rhs: S.Term,
+        *,
+        recursive: bool = False,
     ) -> None:
         self.name = name
+        self.recursive = recursive  # its right-hand side uses it
         self.params = params
         self.result = result
         self.explicit = tuple(p for p in params if p.kind == "explicit")
@@ -127,6 +137,8 @@ class EqnFn:
     ) -> tuple[Any, int]:
         """The value applied to `args` and how many of them it took. `pinned`: implicit
         dimensions given explicitly (`@f N a c ..`), checked against the arguments."""
+        if self.recursive:
+            ev.count_unfolding(self.name)
         n_exp = len(self.explicit)
         used = min(len(args), n_exp + len(self.extra))
         dims: dict[str, Sz] = dict(pinned or {})

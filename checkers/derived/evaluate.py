@@ -25,6 +25,7 @@ from checkers.derived.coercion import Ctx, coerce, settle
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.forms import Forms, lambda_params
 from checkers.derived.host import Env
+from checkers.derived.notation import cdot_function
 from checkers.derived.numerals import Numeral
 from checkers.derived.operators import Operators
 from checkers.derived.patterns import Patterns
@@ -32,6 +33,7 @@ from checkers.derived.types import (
     TFin,
     TFun,
     TInt,
+    TList,
     TNat,
     TReal,
     Ty,
@@ -46,6 +48,7 @@ from checkers.derived.values import (
     Axis,
     Builtin,
     Closure,
+    Lst,
     Pair,
     Partial,
     Proof,
@@ -64,6 +67,9 @@ jax.config.update("jax_enable_x64", True)
 # Nested evaluations (and unfolded definitions) allowed before giving up; each
 # level takes a few Python frames, so this stays well inside the recursion limit.
 MAX_DEPTH = 150
+# Unfoldings of recursive definitions allowed in one evaluation (a recursion that
+# branches, or one on a sampled value, would otherwise run for ever).
+MAX_UNFOLDINGS = 10_000
 
 
 class Library(Protocol):
@@ -75,6 +81,8 @@ def _holds_tracer(value: Any) -> bool:
         return isinstance(value.data, jax.core.Tracer)
     if isinstance(value, Pair):
         return _holds_tracer(value.fst) or _holds_tracer(value.snd)
+    if isinstance(value, Lst):
+        return any(_holds_tracer(x) for x in value.items)
     return not isinstance(value, Arr | Pair | int | float | Fraction | Numeral | TypeValue)
 
 
@@ -108,11 +116,22 @@ class Evaluator(Operators, Forms, Patterns):
         self.ctx = ctx or Ctx()
         self.probe = probe
         self.depth = 0
+        self.unfoldings = 0
+
+    def count_unfolding(self, name: str) -> None:
+        self.unfoldings += 1
+        if self.unfoldings > MAX_UNFOLDINGS:
+            raise NotSupported(
+                f"the recursive definition {name} unfolds more than {MAX_UNFOLDINGS} times"
+            )
 
     def eval(self, t: S.Term, env: Env, expected: Ty | None = None) -> Any:
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise NotSupported("the definitions unfold too deeply (recursion?)")
+            raise NotSupported(
+                f"the definitions unfold more than {MAX_DEPTH} levels deep (a recursion "
+                "on a sampled value, or on data too long to unfold here)"
+            )
         try:
             v = self._eval(t, env, expected)
         finally:
@@ -123,7 +142,8 @@ class Evaluator(Operators, Forms, Patterns):
 
     def _eval(self, t: S.Term, env: Env, expected: Ty | None) -> Any:
         if isinstance(t, S.Paren):
-            return self.eval(t.term, env, expected)
+            fn = cdot_function(t)
+            return self.eval(t.term if fn is None else fn, env, expected)
         if isinstance(t, S.Var | S.Ident):
             return self._name(t, env, expected)
         if isinstance(t, S.Const):
@@ -154,6 +174,10 @@ class Evaluator(Operators, Forms, Patterns):
             return self._anon(t, env, expected)
         if isinstance(t, S.VecLit):
             return self._veclit(t, env, expected)
+        if isinstance(t, S.ListLit):
+            return self._listlit(t, env, expected)
+        if isinstance(t, S.Index):
+            return self._get_elem(t, env)
         if isinstance(t, S.Abs):
             return A.absolute(self._arr(self.eval(t.term, env, expected), "|·|"))
         if isinstance(t, S.Norm):
@@ -244,6 +268,8 @@ class Evaluator(Operators, Forms, Patterns):
         return v
 
     def coerce_to(self, v: Any, ty: Ty) -> Any:
+        if isinstance(v, Lst) and isinstance(ty, TList):
+            return Lst(tuple(self.coerce_to(x, ty.elem) for x in v.items), ty.elem)
         if not isinstance(v, Arr):
             return v
         dims, elem = fin_domains(ty)

@@ -19,13 +19,24 @@ from checkers.derived.equations import EqnFn, Param
 from checkers.derived.errors import NotSupported
 from checkers.derived.inference import settle_types
 from checkers.derived.lean_core import CORE
-from checkers.derived.types import ARRAY_TYPES, INT_NAMES, NAT_NAMES, PROP_NAMES, REAL_NAMES
+from checkers.derived.lists import LISTS
+from checkers.derived.notation import INDEX_NOTATION, NOTATION
+from checkers.derived.types import (
+    ARRAY_TYPES,
+    INT_NAMES,
+    LIST_NAMES,
+    NAT_NAMES,
+    PROP_NAMES,
+    REAL_NAMES,
+    const_name,
+    head_and_args,
+)
 from checkers.derived.values import Builtin
 from theorem_index.lean import KnownNames, analyse_declaration
 from theorem_index.lean import syntax as S
 from theorem_index.model import Declaration
 
-LIBRARY: dict[str, Builtin] = {b.name: b for b in (*CORE, *DERIVATIVES)}
+LIBRARY: dict[str, Builtin] = {b.name: b for b in (*CORE, *LISTS, *DERIVATIVES)}
 
 
 def _add_vocabulary() -> None:
@@ -47,7 +58,11 @@ TYPE_NAMES = frozenset(
     | NAT_NAMES
     | INT_NAMES
     | PROP_NAMES
+    | LIST_NAMES
 )
+# Types whose namespace holds functions: `List.zipWith` is written `List.zipWith`, a
+# field of the constant `List` (a field of a value, `xs.getD`, is resolved by its type).
+NAMESPACES = REAL_NAMES | NAT_NAMES | INT_NAMES | LIST_NAMES | {"Fin"}
 # The vocabulary pack of the upstream project: dependencies worth recording.
 VOCABULARY_NAMES = frozenset(n for n in LIBRARY if n.startswith("Proofs."))
 
@@ -72,7 +87,9 @@ def _env_names(env: Any) -> Iterable[str]:
 
 
 def constants_in(t: Any) -> set[str]:
-    """Every constant named in a term (resolved `Const`, or a dotted `Ident`)."""
+    """Every constant named in a term (resolved `Const`, or a dotted `Ident`), with those
+    its notations denote (`a :: xs`, `xs[i]!`) and `List.f` for `List.f` written as a
+    field of the type."""
     out: set[str] = set()
     stack = [t]
     while stack:  # `S.subterms` without its order, which a set does not need
@@ -80,6 +97,14 @@ def constants_in(t: Any) -> set[str]:
         if isinstance(u, S.Term):
             if isinstance(u, S.Const):
                 out.add(u.name)
+            elif isinstance(u, S.Proj) and isinstance(u.term, S.Const):
+                if u.term.name in NAMESPACES:
+                    out.add(f"{u.term.name}.{u.field}")
+                    continue
+            elif isinstance(u, S.BinOp) and u.op in NOTATION:
+                out.add(NOTATION[u.op])
+            elif isinstance(u, S.Index):
+                out.add(INDEX_NOTATION.get(u.suffix, f"xs[i]{u.suffix}"))
             stack.extend(getattr(u, f) for f in S.node_fields(type(u)))
         elif isinstance(u, tuple):
             stack.extend(u)
@@ -92,9 +117,11 @@ def by_cases(
     """A definition's equations as (argument variables, right-hand side).
 
     One equation whose arguments are variables is that; equations by cases
-    (`natPred 0 = 0`, `natPred (k + 1) = k`) become one `match` on fresh argument
-    variables, tried in order, which the evaluator computes as a select. A
-    definition whose right-hand sides use it (recursion) is not unfolded.
+    (`natPred 0 = 0`, `natPred (k + 1) = k`, `combZ n [] _ = …`) become one `match`
+    on fresh argument variables, tried in order, which the evaluator computes as a
+    select. A right-hand side may use the definition itself (structural recursion):
+    it unfolds on the concrete values, as far as the evaluator's limits allow
+    (equations.py).
     """
     parts: list[tuple[tuple[S.Term, ...], S.Term]] = []
     for eq in equations:
@@ -110,8 +137,6 @@ def by_cases(
     arity = {len(args) for args, _ in parts}
     if len(arity) != 1:
         return NotSupported(f"the equations of {name} take different numbers of arguments")
-    if any(name in constants_in(rhs) for _, rhs in parts):
-        return NotSupported(f"{name} is defined by recursion, which is not unfolded")
     names = tuple(f"_case{k}" for k in range(arity.pop()))
     alts = tuple(S.MatchAlt(args, rhs) for args, rhs in parts)
     return names, S.Match(tuple(S.Var(n) for n in names), alts)
@@ -120,11 +145,20 @@ def by_cases(
 _SCALARS = NAT_NAMES | INT_NAMES | REAL_NAMES
 
 
+def _data_type(t: S.Term) -> bool:
+    """ℕ, ℤ, ℝ or a list: a type whose arguments are values, not `Fin` indices."""
+    if isinstance(t, S.Const | S.Ident):
+        return t.name in _SCALARS
+    head, args = head_and_args(t)
+    return const_name(head) in LIST_NAMES and len(args) == 1
+
+
 def _scalar_arguments(
     params: tuple[Param, ...], result: S.Term | None, lhs_vars: tuple[str, ...]
 ) -> tuple[tuple[Param, ...], S.Term | None]:
-    """`def natPred : ℕ → ℕ` with `natPred k = …`: arguments that the type takes (ℕ, ℤ or ℝ,
-    not `Fin` indices) become explicit parameters named by the equation's variables."""
+    """`def natPred : ℕ → ℕ` with `natPred k = …`: arguments that the type takes (ℕ, ℤ, ℝ
+    or lists, not `Fin` indices) become explicit parameters named by the equation's
+    variables."""
     extra = lhs_vars[sum(p.kind == "explicit" for p in params) :]
     added: list[Param] = []
     t = result
@@ -134,7 +168,7 @@ def _scalar_arguments(
         if not (isinstance(t, S.BinOp) and t.op == "→"):
             break
         dom = t.lhs
-        if not (isinstance(dom, S.Const | S.Ident) and dom.name in _SCALARS):
+        if not _data_type(dom):
             break
         added.append(Param(var, dom, "explicit"))
         t = t.rhs
@@ -197,7 +231,7 @@ class Semantics:
         )
         params, result = _scalar_arguments(params, analysis.statement, lhs_vars)
         try:
-            return EqnFn(name, params, result, lhs_vars, rhs)
+            return EqnFn(name, params, result, lhs_vars, rhs, recursive=name in constants_in(rhs))
         except NotSupported as e:
             return e
 

@@ -120,6 +120,32 @@ class Pair:
 
 
 @dataclass(frozen=True, eq=False)
+class Lst:
+    """A `List α`: its elements as values (`Arr`, `Pair`, `Lst`, functions), in order.
+
+    The length is always known (a list is built from literals, `replicate`,
+    `range`, ... on constant sizes); the elements may be sampled values.
+    `elem` is the element type where it is known (a `Ty`, types.py), which
+    the empty list needs for its sum or the default of `getD`."""
+
+    items: tuple[Any, ...]
+    elem: Any = None
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+@dataclass(frozen=True, eq=False)
+class Among:
+    """One of several values, chosen per point of the named axes: `cases` are
+    (condition, value) pairs whose conditions exclude each other, the last value taken
+    where no earlier condition holds. `rows.getD t []` at a bound index t is the row
+    t for each t: a list of a length that varies with t, which no array holds."""
+
+    cases: tuple[tuple[Any, Any], ...]  # (a 'bool' Arr, value)
+
+
+@dataclass(frozen=True, eq=False)
 class Closure:
     """`fun (x : T) ... => body` whose first binder is not a `Fin` index."""
 
@@ -148,6 +174,9 @@ class Builtin:
     # how many implicit and instance parameters lead its signature (what `@name`
     # also passes); None: not known, so `@name` is unsupported
     implicit: int | None = None
+    # the explicit argument that field notation `x.f` fills with x: the first one of
+    # the namespace's type (`xs.map f` is `List.map f xs`)
+    self_arg: int = 0
 
 
 @dataclass(frozen=True, eq=False)

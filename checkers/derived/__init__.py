@@ -10,9 +10,13 @@ vocabulary); `pdiv`, `pdivMat`, `fderiv` and `deriv` are always the library's
 
 Modules, by idea: values (what terms evaluate to), numerals (numerals whose
 type is not fixed yet), total and coercion and arith (Lean's arithmetic at
-each type), types, evaluate with its parts operators, forms, patterns and
-arguments (the interpreter), vectorise, derivatives, equations, lean_core and
-vocabulary (the semantics library), binders and premises (hypotheses), derive.
+each type), types, evaluate with its parts operators, forms, patterns,
+notation and arguments (the interpreter), vectorise, derivatives, equations
+(definitions unfolded, recursive ones included), binders and premises
+(hypotheses), derive. The semantics library, one file per source of
+constants: lean_core (Lean core and Mathlib numbers, `Fin`, big operators),
+lists (Lean core's `List.*` and the `Int` constructors), vocabulary (the
+upstream project's definitions), registered in semantics.LIBRARY.
 """
 
 from checkers.core import Unsupported

@@ -221,10 +221,39 @@ def plan_binders(
             raise NotSupported(f"the list binder {name} : {_text(ty)} (lists are not sampled)")
         elif _is_prop(ty):
             _hypothesis(plan, name, ty)
+        elif not _indexed_by_fin(ty):
+            raise NotSupported(
+                f"the binder {name} : {_text(ty)} is not a number, index or array over Fin, "
+                "so it cannot be sampled"
+            )
         else:
             plan.inputs.append(Input(name, ty, _role(ty, plan)))
     _plan_bounds(plan)
     return plan
+
+
+def _indexed_by_fin(ty: S.Term) -> bool:
+    """Whether every argument a function type takes is a `Fin` index (or a pair of them):
+    the arrays the sampler draws. A function of a vector or of a real is not drawn."""
+    t = ty
+    while isinstance(t, S.Paren):
+        t = t.term
+    while isinstance(t, S.BinOp) and t.op == "→":
+        if not _fin_type(t.lhs):
+            return False
+        t = t.rhs
+        while isinstance(t, S.Paren):
+            t = t.term
+    return True
+
+
+def _fin_type(t: S.Term) -> bool:
+    while isinstance(t, S.Paren):
+        t = t.term
+    if isinstance(t, S.BinOp) and t.op == "×":
+        return _fin_type(t.lhs) and _fin_type(t.rhs)
+    h, args = head_and_args(t)
+    return const_name(h) == "Fin" and len(args) == 1
 
 
 def _role(ty: S.Term, plan: Plan) -> str:

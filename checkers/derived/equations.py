@@ -35,11 +35,24 @@ from checkers.derived.types import (
     eval_dim,
     head_and_args,
 )
-from checkers.derived.values import Arr, Axis, Sz, TypeValue, iota, move_axis_to_dom, static_nat
+from checkers.derived.values import (
+    Arr,
+    Axis,
+    Sz,
+    TypeValue,
+    exact_key,
+    iota,
+    move_axis_to_dom,
+    static_nat,
+)
 from theorem_index.lean import syntax as S
 
 if TYPE_CHECKING:
     from checkers.derived.evaluate import Evaluator
+
+
+# exact applications kept per library (see EqnFn.apply_args), the least recent dropped first
+MAX_APPLICATIONS = 256
 
 
 @dataclass(frozen=True)
@@ -136,7 +149,29 @@ class EqnFn:
         self, ev: Evaluator, args: tuple[Any, ...], pinned: Mapping[str, Sz] | None = None
     ) -> tuple[Any, int]:
         """The value applied to `args` and how many of them it took. `pinned`: implicit
-        dimensions given explicitly (`@f N a c ..`), checked against the arguments."""
+        dimensions given explicitly (`@f N a c ..`), checked against the arguments.
+
+        An application to exact constants (integers, lists of them) whose value is exact
+        too is computed once per library: `absSumZ (combZ 784 cs rows)` then costs its
+        thousands of unfoldings once, not in every trace of the statement."""
+        memo = getattr(ev.lib, "applications", None)
+        keys = tuple(exact_key(a) for a in args)
+        if memo is None or pinned or None in keys:
+            return self._unfold(ev, args, pinned)
+        key = (self.name, keys)
+        if key in memo:
+            memo.move_to_end(key)
+            return memo[key][0]
+        out = self._unfold(ev, args, pinned)
+        if exact_key(out[0]) is not None:
+            memo[key] = (out, args)  # the arguments stay alive: their identities stay theirs
+            while len(memo) > MAX_APPLICATIONS:
+                memo.popitem(last=False)
+        return out
+
+    def _unfold(
+        self, ev: Evaluator, args: tuple[Any, ...], pinned: Mapping[str, Sz] | None
+    ) -> tuple[Any, int]:
         if self.recursive:
             ev.count_unfolding(self.name)
         n_exp = len(self.explicit)

@@ -55,9 +55,11 @@ from checkers.derived.values import (
     Sz,
     TypeValue,
     as_array,
+    holds_tracer,
     iota,
     move_axis_to_dom,
     num,
+    pair_leaves,
 )
 from checkers.derived.vectorise import index
 from theorem_index.lean import syntax as S
@@ -74,23 +76,6 @@ MAX_UNFOLDINGS = 10_000
 
 class Library(Protocol):
     def lookup(self, name: str) -> Any: ...
-
-
-def _holds_tracer(value: Any) -> bool:
-    if isinstance(value, Arr):
-        return isinstance(value.data, jax.core.Tracer)
-    if isinstance(value, Pair):
-        return _holds_tracer(value.fst) or _holds_tracer(value.snd)
-    if isinstance(value, Lst):
-        return any(_holds_tracer(x) for x in value.items)
-    return not isinstance(value, Arr | Pair | int | float | Fraction | Numeral | TypeValue)
-
-
-def _pair_leaves(p: Pair) -> list[Any]:
-    out: list[Any] = []
-    for x in (p.fst, p.snd):
-        out.extend(_pair_leaves(x) if isinstance(x, Pair) else [x])
-    return out
 
 
 def _applied_to(name: str, t: Any) -> list[S.Term]:
@@ -246,7 +231,7 @@ class Evaluator(Operators, Forms, Patterns):
                 value = v.apply_args(self, ())[0]
             except EvalError:
                 value = v
-        if memo is not None and not _holds_tracer(value):
+        if memo is not None and not holds_tracer(value):
             memo[key] = value
         return value
 
@@ -320,7 +305,7 @@ class Evaluator(Operators, Forms, Patterns):
                 a = args.pop(0)
                 if isinstance(a, Pair):
                     # a function on `Fin m × Fin n` holds one axis per component
-                    args[:0] = _pair_leaves(a)
+                    args[:0] = pair_leaves(a)
                     continue
                 fn = index(fn, self._arr(a, "an index"), self.ctx)
                 continue

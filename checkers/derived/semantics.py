@@ -11,6 +11,7 @@ automatic differentiation, not by unfolding Mathlib's definitions.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -60,6 +61,8 @@ TYPE_NAMES = frozenset(
     | PROP_NAMES
     | LIST_NAMES
 )
+# Fields of values that are no function of a namespace: pairs' and `Fin`'s components.
+STRUCTURE_FIELDS = frozenset({"1", "2", "fst", "snd", "isLt"})
 # Types whose namespace holds functions: `List.zipWith` is written `List.zipWith`, a
 # field of the constant `List` (a field of a value, `xs.getD`, is resolved by its type).
 NAMESPACES = REAL_NAMES | NAT_NAMES | INT_NAMES | LIST_NAMES | {"Fin"}
@@ -97,10 +100,11 @@ def constants_in(t: Any) -> set[str]:
         if isinstance(u, S.Term):
             if isinstance(u, S.Const):
                 out.add(u.name)
-            elif isinstance(u, S.Proj) and isinstance(u.term, S.Const):
-                if u.term.name in NAMESPACES:
+            elif isinstance(u, S.Proj):
+                if isinstance(u.term, S.Const) and u.term.name in NAMESPACES:
                     out.add(f"{u.term.name}.{u.field}")
                     continue
+                out.add(f".{u.field}")  # field notation: the namespace is the value's type
             elif isinstance(u, S.BinOp) and u.op in NOTATION:
                 out.add(NOTATION[u.op])
             elif isinstance(u, S.Index):
@@ -182,6 +186,7 @@ class Semantics:
         self.env = env
         self.library = LIBRARY if library is None else library
         self._known: KnownNames | None = None
+        self._fields: frozenset[str] | None = None
         self._eqns: dict[str, EqnFn | NotSupported] = {}
         self._missing: dict[str, tuple[str, ...]] = {}
         # per definition, computed once for the corpus (see `dependencies`)
@@ -190,12 +195,23 @@ class Semantics:
         self._closures: dict[str, frozenset[str]] = {}
         # values of closed definitions, by (name, dtype, int dtype): see Evaluator.constant
         self.values: dict[tuple[str, str, str], Any] = {}
+        # applications of definitions to exact constants: see EqnFn.apply_args
+        self.applications: OrderedDict[Any, Any] = OrderedDict()
 
     @property
     def known(self) -> KnownNames:
         if self._known is None:
             self._known = KnownNames(_env_names(self.env))
         return self._known
+
+    def known_field(self, field: str) -> bool:
+        """Whether `x.field` can mean something for some type of x: a component of a pair
+        or structure, or a function `T.field` that the library or a declaration defines.
+        Which T it is depends on x's type, which only the evaluation knows."""
+        if self._fields is None:
+            names = [*self.library, *_env_names(self.env)]
+            self._fields = frozenset(n.rsplit(".", 1)[-1] for n in names if "." in n)
+        return field in self._fields or field in STRUCTURE_FIELDS
 
     def declaration(self, name: str) -> Declaration | None:
         return _lookup_decl(self.env, name)
@@ -283,6 +299,10 @@ class Semantics:
         out: set[str] = set()
         for c in names:
             if c == exclude or c in TYPE_NAMES:
+                continue
+            if c.startswith("."):
+                if not self.known_field(c[1:]):
+                    out.add(c)
                 continue
             if any(self.source(x) is not None for x in self.candidates(c)):
                 continue

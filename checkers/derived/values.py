@@ -29,6 +29,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 import jax
@@ -134,6 +135,11 @@ class Lst:
     def __len__(self) -> int:
         return len(self.items)
 
+    @cached_property
+    def exact(self) -> bool:
+        """Whether every element is an exact constant (see `exact_key`)."""
+        return all(exact_key(x) is not None for x in self.items)
+
 
 @dataclass(frozen=True, eq=False)
 class Among:
@@ -199,6 +205,36 @@ class Proof:
     """A proof term (hypothesis name, `by ...`): carries no data."""
 
     text: str = ""
+
+
+def holds_tracer(value: Any) -> bool:
+    """Whether a value holds data of a trace in progress (so it cannot be kept for later)."""
+    if isinstance(value, Arr):
+        return isinstance(value.data, jax.core.Tracer)
+    if isinstance(value, Pair):
+        return holds_tracer(value.fst) or holds_tracer(value.snd)
+    if isinstance(value, Lst):
+        return any(holds_tracer(x) for x in value.items)
+    return not isinstance(value, Arr | Pair | int | float | Fraction | Numeral | TypeValue)
+
+
+def pair_leaves(p: Pair) -> list[Any]:
+    out: list[Any] = []
+    for x in (p.fst, p.snd):
+        out.extend(pair_leaves(x) if isinstance(x, Pair) else [x])
+    return out
+
+
+def exact_key(value: Any) -> Any:
+    """A key that identifies an exact constant (a number held as a Python integer,
+    fraction or numeral; a list of them, by its identity), or None for anything else."""
+    if isinstance(value, Arr):
+        if value.is_static or isinstance(value.data, Numeral):
+            return (value.kind, value.data, value.bound.n if value.bound else None)
+        return None
+    if isinstance(value, Lst):
+        return ("list", id(value)) if value.exact else None
+    return None
 
 
 # --- constructors -----------------------------------------------------------

@@ -38,6 +38,7 @@ from checkers.derived.bound_values import to_bound
 from checkers.derived.coercion import Ctx, coerce, settle
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.evaluate import Evaluator
+from checkers.derived.exact import EXACT, exact_sides
 from checkers.derived.measure import Meter, paused
 from checkers.derived.premises import per_trial, premise_fn, probe_or_refuse
 from checkers.derived.semantics import Semantics
@@ -192,8 +193,14 @@ class DerivedChecker:
                 raise NotSupported("an equation between propositions")
             if side.axes:
                 raise EvalError("internal: a side still depends on a bound index")
-        lhs = coerce(settle(lhs), "real", ev.ctx)
-        rhs = coerce(settle(rhs), "real", ev.ctx)
+        lhs, rhs = settle(lhs), settle(rhs)
+        if not any(h.how in ("mask", "dims", "constraint") for h in self.plan.hyps):
+            exact = exact_sides(rel.op, lhs, rhs, ev.ctx.dtype)
+            if exact is not None:
+                self.tolerance = EXACT  # exact.py: decided exactly, in every dtype
+                return exact
+        lhs = coerce(lhs, "real", ev.ctx)
+        rhs = coerce(rhs, "real", ev.ctx)
         for h in self.plan.hyps:
             if h.how in ("mask", "dims", "constraint"):
                 with paused(ev.ctx):  # the hypotheses are not part of the comparison

@@ -104,6 +104,9 @@ def constants_in(t: Any) -> set[str]:
                 if isinstance(u.term, S.Const) and u.term.name in NAMESPACES:
                     out.add(f"{u.term.name}.{u.field}")
                     continue
+                if isinstance(u.term, S.Const):
+                    out.add(FieldName(u.term.name, u.field))
+                    continue
                 out.add(f".{u.field}")  # field notation: the namespace is the value's type
             elif isinstance(u, S.BinOp) and u.op in NOTATION:
                 out.add(NOTATION[u.op])
@@ -113,6 +116,19 @@ def constants_in(t: Any) -> set[str]:
         elif isinstance(u, tuple):
             stack.extend(u)
     return out
+
+
+class FieldName(str):
+    """`X.f` written as a field of the constant X: the constant `X.f` where there is one,
+    else the field f of X's value (as the evaluator reads it, forms.py)."""
+
+    base: str
+    field: str
+
+    def __new__(cls, base: str, field: str) -> FieldName:
+        out = super().__new__(cls, f"{base}.{field}")
+        out.base, out.field = base, field
+        return out
 
 
 def by_cases(
@@ -300,6 +316,13 @@ class Semantics:
         for c in names:
             if c == exclude or c in TYPE_NAMES:
                 continue
+            if isinstance(c, FieldName):
+                if any(self.source(x) is not None for x in self.candidates(c)):
+                    continue
+                if self.missing_in_names([c.base], exclude):
+                    out.update(self.missing_in_names([c.base], exclude))
+                    continue
+                c = "." + c.field  # field notation on the constant's value
             if c.startswith("."):
                 if not self.known_field(c[1:]):
                     out.add(c)

@@ -89,7 +89,10 @@ class TOther(Ty):
     text: str
 
 
-REAL_NAMES = frozenset({"ℝ", "Real"})
+# ℚ is checked as the subfield of ℝ it is: its operations are ℝ's (`x / 0 = 0`
+# included), its casts to ℝ the identity, and every float64 is a rational
+RAT_NAMES = frozenset({"ℚ", "Rat"})
+REAL_NAMES = frozenset({"ℝ", "Real"}) | RAT_NAMES
 NAT_NAMES = frozenset({"ℕ", "Nat"})
 INT_NAMES = frozenset({"ℤ", "Int"})
 PROP_NAMES = frozenset({"Prop"})

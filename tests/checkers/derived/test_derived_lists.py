@@ -137,6 +137,14 @@ FIB = _cases(
     "Proofs.fib 1 = 1",
     "Proofs.fib (k + 2) = Proofs.fib k + Proofs.fib (k + 1)",
 )
+# a recursion that branches on a sampled real: no unfolding repeats an earlier one
+GROW = _cases(
+    "Proofs.grow",
+    "",
+    "ℝ → ℕ → ℝ",
+    "Proofs.grow x 0 = x",
+    "Proofs.grow x (k + 1) = Proofs.grow x k + Proofs.grow (x + 1) k",
+)
 
 
 def _status(binders: str, statement: str, *decls: Declaration) -> str:
@@ -233,9 +241,15 @@ def test_refuse_recursion_on_a_varying_value_at_the_depth_limit() -> None:
     assert reason.startswith("the definitions unfold more than 150 levels deep")
 
 
+def test_unfold_a_branching_recursion_on_constants_once_per_value() -> None:
+    # applications to exact constants are kept: fib 60 unfolds 61 times, not 2^60
+    assert _status("", "fib 60 = 1548008755920", FIB) == "pass"
+    assert _status("", "fib 60 = 1548008755921", FIB) == "fail"
+
+
 def test_refuse_recursion_past_the_unfolding_limit() -> None:
-    reason = _refusal("", "fib 40 = 102334155", FIB)
-    assert reason == "the recursive definition Proofs.fib unfolds more than 10000 times"
+    reason = _refusal("(x : ℝ)", "grow x 20 = 1048576 * x + 10485760", GROW)
+    assert reason == "the recursive definition Proofs.grow unfolds more than 10000 times"
 
 
 def test_refuse_list_binders_statically_and_when_derived() -> None:
@@ -271,3 +285,44 @@ def test_refuse_a_function_binder_statically_as_the_trace_does() -> None:
 def test_evaluate_list_literal_of_real_decimals_exactly() -> None:
     out = value("fun (j : Fin 2) => (([0.1, 0.2] : List ℝ).getD j 0)")
     np.testing.assert_array_equal(out, [0.1, 0.2])
+
+
+# --- ℚ: the subfield of ℝ ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "binders, statement, status",
+    [
+        ("(x : ℚ)", "x / 0 = 0", "pass"),
+        ("(x : ℚ)", "((2 * x : ℚ) : ℝ) = 2 * (x : ℝ)", "pass"),
+        ("(x : ℚ)", "((2 * x : ℚ) : ℝ) = 3 * (x : ℝ)", "fail"),
+        ("", "(([1 / 2, 1 / 3] : List ℚ).sum : ℝ) = 5 / 6", "pass"),
+        ("", "(([1 / 2, 1 / 3] : List ℚ).sum : ℝ) = 2 / 5", "fail"),
+        ("(z : ℚ) (hz : 0 < z)", "(Int.negSucc 0 : ℚ) * z < 0", "pass"),
+    ],
+)
+def test_check_rationals_as_reals(binders: str, statement: str, status: str) -> None:
+    assert _status(binders, statement) == status
+
+
+# --- exact decisions ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "statement, dtype, status",
+    [
+        ("(2 ^ 60 + 1 : ℤ) = 2 ^ 60", "float64", "fail"),  # one float64 for both
+        ("(2 ^ 60 : ℤ) < 2 ^ 60 + 1", "float64", "pass"),
+        ("(2 ^ 60 + 1 : ℤ) ≤ 2 ^ 60", "float64", "fail"),
+        ("dotZ [100003, 7] [100003, 1] = 10000600016", "float64", "pass"),
+        ("dotZ [100003, 7] [100003, 1] = 10000600017", "float64", "fail"),  # within rtol
+        ("dotZ [4097, 1] [4097, 0] = 16785409", "float32", "pass"),
+        ("(Int.negSucc 3 : ℤ) < Int.negSucc 2", "bfloat16", "pass"),
+        ("(Int.negSucc 3 : ℤ) = Int.negSucc 2", "bfloat16", "fail"),
+    ],
+)
+def test_decide_relations_between_exact_integers_exactly(
+    statement: str, dtype: str, status: str
+) -> None:
+    env = environment(DOTZ, theorem("Proofs.t", "", statement))
+    assert check("Proofs.t", env, trials=4, seed=0, dtype=dtype).status == status

@@ -4,7 +4,8 @@
 is `getElem! xs i`; `(· * ·)` is `fun a b => a * b` (each `·` a parameter, in
 order; a `·` inside parentheses of its own belongs to those); field notation
 `x.f` fills the first explicit parameter of f's namespace type with x, which for
-`List.map f xs` is the second.
+`List.map f xs` is the second. `constants_in` lists the constants a term names, these
+notations' included, for the static analysis (semantics.py).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from checkers.derived.types import INT_NAMES, LIST_NAMES, NAT_NAMES, REAL_NAMES
 from checkers.derived.values import Builtin
 from theorem_index.lean import syntax as S
 
@@ -80,3 +82,52 @@ def cdot_lambda(t: S.Term) -> S.Lam | None:
     if not names:
         return None
     return S.Lam(tuple(S.Binder("plain", (n,)) for n in names), body)
+
+
+# Fields of values that are no function of a namespace: pairs' and `Fin`'s components.
+STRUCTURE_FIELDS = frozenset({"1", "2", "fst", "snd", "isLt"})
+# Types whose namespace holds functions: `List.zipWith` is written `List.zipWith`, a
+# field of the constant `List` (a field of a value, `xs.getD`, is resolved by its type).
+NAMESPACES = REAL_NAMES | NAT_NAMES | INT_NAMES | LIST_NAMES | {"Fin"}
+
+
+def constants_in(t: Any) -> set[str]:
+    """Every constant named in a term (resolved `Const`, or a dotted `Ident`), with those
+    its notations denote (`a :: xs`, `xs[i]!`) and `List.f` for `List.f` written as a
+    field of the type."""
+    out: set[str] = set()
+    stack = [t]
+    while stack:  # `S.subterms` without its order, which a set does not need
+        u = stack.pop()
+        if isinstance(u, S.Term):
+            if isinstance(u, S.Const):
+                out.add(u.name)
+            elif isinstance(u, S.Proj):
+                if isinstance(u.term, S.Const) and u.term.name in NAMESPACES:
+                    out.add(f"{u.term.name}.{u.field}")
+                    continue
+                if isinstance(u.term, S.Const):
+                    out.add(FieldName(u.term.name, u.field))
+                    continue
+                out.add(f".{u.field}")  # field notation: the namespace is the value's type
+            elif isinstance(u, S.BinOp) and u.op in NOTATION:
+                out.add(NOTATION[u.op])
+            elif isinstance(u, S.Index):
+                out.add(INDEX_NOTATION.get(u.suffix, f"xs[i]{u.suffix}"))
+            stack.extend(getattr(u, f) for f in S.node_fields(type(u)))
+        elif isinstance(u, tuple):
+            stack.extend(u)
+    return out
+
+
+class FieldName(str):
+    """`X.f` written as a field of the constant X: the constant `X.f` where there is one,
+    else the field f of X's value (as the evaluator reads it, forms.py)."""
+
+    base: str
+    field: str
+
+    def __new__(cls, base: str, field: str) -> FieldName:
+        out = super().__new__(cls, f"{base}.{field}")
+        out.base, out.field = base, field
+        return out

@@ -21,7 +21,7 @@ from checkers.derived.errors import NotSupported
 from checkers.derived.inference import settle_types
 from checkers.derived.lean_core import CORE
 from checkers.derived.lists import LISTS
-from checkers.derived.notation import INDEX_NOTATION, NOTATION
+from checkers.derived.notation import STRUCTURE_FIELDS, FieldName, constants_in
 from checkers.derived.types import (
     ARRAY_TYPES,
     INT_NAMES,
@@ -61,11 +61,6 @@ TYPE_NAMES = frozenset(
     | PROP_NAMES
     | LIST_NAMES
 )
-# Fields of values that are no function of a namespace: pairs' and `Fin`'s components.
-STRUCTURE_FIELDS = frozenset({"1", "2", "fst", "snd", "isLt"})
-# Types whose namespace holds functions: `List.zipWith` is written `List.zipWith`, a
-# field of the constant `List` (a field of a value, `xs.getD`, is resolved by its type).
-NAMESPACES = REAL_NAMES | NAT_NAMES | INT_NAMES | LIST_NAMES | {"Fin"}
 # The vocabulary pack of the upstream project: dependencies worth recording.
 VOCABULARY_NAMES = frozenset(n for n in LIBRARY if n.startswith("Proofs."))
 
@@ -87,48 +82,6 @@ def _env_names(env: Any) -> Iterable[str]:
     if callable(names):
         return list(names())
     return list(env)
-
-
-def constants_in(t: Any) -> set[str]:
-    """Every constant named in a term (resolved `Const`, or a dotted `Ident`), with those
-    its notations denote (`a :: xs`, `xs[i]!`) and `List.f` for `List.f` written as a
-    field of the type."""
-    out: set[str] = set()
-    stack = [t]
-    while stack:  # `S.subterms` without its order, which a set does not need
-        u = stack.pop()
-        if isinstance(u, S.Term):
-            if isinstance(u, S.Const):
-                out.add(u.name)
-            elif isinstance(u, S.Proj):
-                if isinstance(u.term, S.Const) and u.term.name in NAMESPACES:
-                    out.add(f"{u.term.name}.{u.field}")
-                    continue
-                if isinstance(u.term, S.Const):
-                    out.add(FieldName(u.term.name, u.field))
-                    continue
-                out.add(f".{u.field}")  # field notation: the namespace is the value's type
-            elif isinstance(u, S.BinOp) and u.op in NOTATION:
-                out.add(NOTATION[u.op])
-            elif isinstance(u, S.Index):
-                out.add(INDEX_NOTATION.get(u.suffix, f"xs[i]{u.suffix}"))
-            stack.extend(getattr(u, f) for f in S.node_fields(type(u)))
-        elif isinstance(u, tuple):
-            stack.extend(u)
-    return out
-
-
-class FieldName(str):
-    """`X.f` written as a field of the constant X: the constant `X.f` where there is one,
-    else the field f of X's value (as the evaluator reads it, forms.py)."""
-
-    base: str
-    field: str
-
-    def __new__(cls, base: str, field: str) -> FieldName:
-        out = super().__new__(cls, f"{base}.{field}")
-        out.base, out.field = base, field
-        return out
 
 
 def by_cases(

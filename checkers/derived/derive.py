@@ -38,13 +38,13 @@ from checkers.derived.bound_values import to_bound
 from checkers.derived.coercion import Ctx, coerce, settle
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.evaluate import Evaluator
-from checkers.derived.exact import EXACT, exact_sides
+from checkers.derived.exact import EXACT, exact_sides, list_sides
 from checkers.derived.measure import Meter, paused
 from checkers.derived.premises import per_trial, premise_fn, probe_or_refuse
 from checkers.derived.semantics import Semantics
 from checkers.derived.statement import split_statement
 from checkers.derived.types import TFin, fin_domains, kind_of, value_type
-from checkers.derived.values import Arr, Proof, TypeValue, as_array, static_nat
+from checkers.derived.values import Arr, Lst, Proof, TypeValue, as_array, static_nat
 from checkers.environment import DerivationError
 from theorem_index.lean import analyse_declaration, print_term
 from theorem_index.lean import syntax as S
@@ -181,6 +181,11 @@ class DerivedChecker:
         else:
             # both sides are elaborated at one type, as `binrel%` does
             lhs, rhs = ev.typed_trees([rel.lhs, rel.rhs], env, None, default_nat=True)
+        if isinstance(lhs, Lst) or isinstance(rhs, Lst):
+            lhs, rhs, decided = list_sides(rel.op, lhs, rhs, ev.ctx)
+            if decided:
+                self.tolerance = EXACT
+                return lhs, rhs
         # a side that is still a function of indices takes the other side's domain
         if isinstance(lhs, Arr) and lhs.dom and not isinstance(rhs, Arr):
             rhs = ev.tabulate(rhs, lhs.dom)

@@ -326,3 +326,20 @@ def test_decide_relations_between_exact_integers_exactly(
 ) -> None:
     env = environment(DOTZ, theorem("Proofs.t", "", statement))
     assert check("Proofs.t", env, trials=4, seed=0, dtype=dtype).status == status
+
+
+@pytest.mark.parametrize(
+    "binders, statement, status",
+    [
+        ("", "List.replicate 2 (0 : ℤ) = [0, 0]", "pass"),
+        ("", "List.replicate 3 (0 : ℤ) = [0, 0]", "fail"),  # lengths differ
+        ("", "combZ 2 [1, 2] [[1, 2], [3, 4]] = [7, 10]", "pass"),
+        ("", "combZ 2 [1, 2] [[1, 2], [3, 4]] = [7, 11]", "fail"),
+        ("", "([[1], [2, 3]] : List (List ℕ)) = [[1], [2, 3]]", "pass"),
+        ("", "([[1], [2, 3]] : List (List ℕ)) = [[1, 2], [3]]", "fail"),  # same leaves
+        ("(x y : ℝ)", "([x, y] : List ℝ).map (fun t => 2 * t) = [x + x, 2 * y]", "pass"),
+        ("(x y : ℝ)", "([x, y] : List ℝ).map (fun t => 2 * t) = [x + x, y]", "fail"),
+    ],
+)
+def test_check_equations_between_lists(binders: str, statement: str, status: str) -> None:
+    assert _status(binders, statement, COMBZ, SCALEADD) == status

@@ -336,7 +336,7 @@ def _elem_at(pos: int) -> Callable[[int, Any], Any]:
 LISTS: tuple[Builtin, ...] = (
     _list_fn("List.getD", 3, _get_d, (None, "nat", None)),
     _list_fn("List.get!", 2, _get_bang, (None, "nat"), implicit=2),
-    _list_fn("GetElem?.getElem!", 2, _get_bang, (None, "nat"), implicit=5),
+    _list_fn("GetElem?.getElem!", 2, _get_bang, (None, "nat"), implicit=6),
     _list_fn("GetElem.getElem", 3, _get_elem, (None, "nat", None), implicit=5),
     _list_fn("List.length", 1, _length),
     _list_fn("List.sum", 1, _sum, implicit=3),

@@ -11,10 +11,15 @@ differentiation). See semantics.py.
 
 Modules, by idea: values (what terms evaluate to), numerals (numerals whose
 type is not fixed yet), total and coercion and arith (Lean's arithmetic at
-each type), types, evaluate with its parts operators, forms, patterns and
-arguments (the interpreter), vectorise, derivatives, equations, lean_core and
-vocabulary (the semantics library), plugins (loading the project packs),
-binders and premises (hypotheses), derive.
+each type), types, evaluate with its parts operators, forms, patterns,
+notation and arguments (the interpreter), vectorise, derivatives, equations
+(definitions unfolded, recursive ones included), binders and premises
+(hypotheses), structures and drawn_functions (binders drawn by a sampler),
+derive. The semantics library, one file per source of constants: lean_core
+(Lean core and Mathlib numbers, `Fin`, big operators), lists (Lean core's
+`List.*` and the `Int` constructors), finsets, counting and probability;
+each project's pack (the upstream one is vocabulary, with float_model) is
+loaded as a plugin (plugins.py) into semantics.LIBRARY.
 """
 
 from checkers.core import Unsupported

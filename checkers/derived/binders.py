@@ -27,6 +27,7 @@ from checkers.derived.lean_core import CORE
 from checkers.derived.structures import structure_sampler
 from checkers.derived.types import (
     INT_NAMES,
+    LIST_NAMES,
     NAT_NAMES,
     REAL_NAMES,
     array_rank,
@@ -224,12 +225,43 @@ def plan_binders(
                 plan.inputs.append(Input(name, ty, "nat"))
         elif _is_name(ty, INT_NAMES):
             raise NotSupported(f"the integer binder {name} : ℤ")
+        elif const_name(head_and_args(ty)[0]) in LIST_NAMES:
+            raise NotSupported(f"the list binder {name} : {_text(ty)} (lists are not sampled)")
         elif _is_prop(ty):
             _hypothesis(plan, name, ty)
+        elif not _indexed_by_fin(ty) and not _drawn_function(ty):
+            raise NotSupported(
+                f"the binder {name} : {_text(ty)} is not a number, index or array over Fin, "
+                "so it cannot be sampled"
+            )
         else:
             plan.inputs.append(Input(name, ty, _role(ty, plan)))
     _plan_bounds(plan)
     return plan
+
+
+def _indexed_by_fin(ty: S.Term) -> bool:
+    """Whether every argument a function type takes is a `Fin` index (or a pair of them):
+    the arrays the sampler draws. A function of a vector or of a real is not drawn."""
+    t = ty
+    while isinstance(t, S.Paren):
+        t = t.term
+    while isinstance(t, S.BinOp) and t.op == "→":
+        if not _fin_type(t.lhs):
+            return False
+        t = t.rhs
+        while isinstance(t, S.Paren):
+            t = t.term
+    return True
+
+
+def _fin_type(t: S.Term) -> bool:
+    while isinstance(t, S.Paren):
+        t = t.term
+    if isinstance(t, S.BinOp) and t.op == "×":
+        return _fin_type(t.lhs) and _fin_type(t.rhs)
+    h, args = head_and_args(t)
+    return const_name(h) == "Fin" and len(args) == 1
 
 
 def _role(ty: S.Term, plan: Plan) -> str:
@@ -238,7 +270,7 @@ def _role(ty: S.Term, plan: Plan) -> str:
         return "fin"
     if not args and structure_sampler(const_name(h)) is not None:
         return "struct"
-    if isinstance(ty, S.BinOp) and ty.op == "→" and _draws_function(ty):
+    if _drawn_function(ty):
         return "function"
     if _is_name(ty, REAL_NAMES):
         return "real"
@@ -252,6 +284,11 @@ def _role(ty: S.Term, plan: Plan) -> str:
     if t is not ty and const_name(h2) == "Fin" and len(args2) == 1:
         return "index_map"
     return "real"
+
+
+def _drawn_function(ty: S.Term) -> bool:
+    t = ty.term if isinstance(ty, S.Paren) else ty
+    return isinstance(t, S.BinOp) and t.op == "→" and _draws_function(t)
 
 
 def _draws_function(ty: S.BinOp) -> bool:

@@ -40,13 +40,14 @@ from checkers.derived.drawn_functions import COVERS as FUNCTIONS_COVERED
 from checkers.derived.drawn_functions import function_specs, function_value
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.evaluate import Evaluator
+from checkers.derived.exact import EXACT, exact_sides, list_sides
 from checkers.derived.measure import Meter, paused
 from checkers.derived.premises import per_trial, premise_fn, probe_or_refuse
 from checkers.derived.semantics import Semantics
 from checkers.derived.statement import split_statement
 from checkers.derived.structures import StructSampler, structure_sampler
 from checkers.derived.types import TFin, const_name, fin_domains, head_and_args, kind_of, value_type
-from checkers.derived.values import Arr, Proof, TypeValue, as_array, static_nat
+from checkers.derived.values import Arr, Lst, Proof, TypeValue, as_array, static_nat
 from checkers.environment import DerivationError
 from theorem_index.lean import analyse_declaration, print_term
 from theorem_index.lean import syntax as S
@@ -209,6 +210,11 @@ class DerivedChecker:
         else:
             # both sides are elaborated at one type, as `binrel%` does
             lhs, rhs = ev.typed_trees([rel.lhs, rel.rhs], env, None, default_nat=True)
+        if isinstance(lhs, Lst) or isinstance(rhs, Lst):
+            lhs, rhs, decided = list_sides(rel.op, lhs, rhs, ev.ctx)
+            if decided:
+                self.tolerance = EXACT
+                return lhs, rhs
         # a side that is still a function of indices takes the other side's domain
         if isinstance(lhs, Arr) and lhs.dom and not isinstance(rhs, Arr):
             rhs = ev.tabulate(rhs, lhs.dom)
@@ -221,8 +227,14 @@ class DerivedChecker:
                 raise NotSupported("an equation between propositions")
             if side.axes:
                 raise EvalError("internal: a side still depends on a bound index")
-        lhs = coerce(settle(lhs), "real", ev.ctx)
-        rhs = coerce(settle(rhs), "real", ev.ctx)
+        lhs, rhs = settle(lhs), settle(rhs)
+        if not any(h.how in ("mask", "dims", "constraint") for h in self.plan.hyps):
+            exact = exact_sides(rel.op, lhs, rhs, ev.ctx.dtype)
+            if exact is not None:
+                self.tolerance = EXACT  # exact.py: decided exactly, in every dtype
+                return exact
+        lhs = coerce(lhs, "real", ev.ctx)
+        rhs = coerce(rhs, "real", ev.ctx)
         for h in self.plan.hyps:
             if h.how in ("mask", "dims", "constraint"):
                 with paused(ev.ctx):  # the hypotheses are not part of the comparison

@@ -7,6 +7,13 @@ side's variables, the implicit dimensions (N, a, c) are inferred by unifying
 the binder types with the arguments' types (sizes and how they factor), and
 trailing index variables (i, j) that are not supplied are abstracted over, so
 `rowDense_weight_grad X dY` is the whole `Mat a c`.
+
+A definition by structural recursion (`combZ n (c :: cs) (r :: rs) = scaleAddZ c r
+(combZ n cs rs)`) unfolds the same way on the concrete values: its equations are a
+`match` whose list and numeral patterns are decided by the values' shapes, so only
+the case taken unfolds further. The evaluator bounds the nesting (`MAX_DEPTH`) and
+the number of recursive unfoldings (`MAX_UNFOLDINGS`); past either the statement is
+unsupported, with the reason (a recursion on a sampled value never ends there).
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from checkers.derived.values import (
     Axis,
     Sz,
     TypeValue,
+    exact_key,
     iota,
     move_axis_to_dom,
     numeral_size,
@@ -43,6 +51,10 @@ from theorem_index.lean import syntax as S
 
 if TYPE_CHECKING:
     from checkers.derived.evaluate import Evaluator
+
+
+# exact applications kept per library (see EqnFn.apply_args), the least recent dropped first
+MAX_APPLICATIONS = 256
 
 
 @dataclass(frozen=True)
@@ -93,8 +105,11 @@ class EqnFn:
         result: S.Term | None,
         lhs_vars: tuple[str, ...],
         rhs: S.Term,
+        *,
+        recursive: bool = False,
     ) -> None:
         self.name = name
+        self.recursive = recursive  # its right-hand side uses it
         self.params = params
         self.result = result
         self.explicit = tuple(p for p in params if p.kind == "explicit")
@@ -113,6 +128,7 @@ class EqnFn:
         # `Vec (ic * h * w) → Vec (oc * h * w)` after the indices: the domains of the value,
         # whose arguments fix the implicit dimensions that only these types mention
         self.arrow_domains = _arrow_domains(self.res_elem) if not self.rest_dims else ()
+        self.implicit_dims = any(_is_nat(p.type) and p.kind != "explicit" for p in params)
 
     def __repr__(self) -> str:
         return f"EqnFn({self.name})"
@@ -146,7 +162,36 @@ class EqnFn:
         dimensions given explicitly (`@f N a c ..`), checked against the arguments;
         `expected`: the type the context expects of the value applied to all of `args`.
         Raises `Deferred` when the implicit dimensions are fixed only by arguments of the
-        value that are not given yet (`flatConv W b` composed, then applied)."""
+        value that are not given yet (`flatConv W b` composed, then applied).
+
+        An application to exact constants (integers, lists of them) whose value is exact
+        too is computed once per library: `absSumZ (combZ 784 cs rows)` then costs its
+        thousands of unfoldings once, not in every trace of the statement. Where the
+        expected type may fix implicit dimensions, it is not cached."""
+        memo = getattr(ev.lib, "applications", None)
+        keys = tuple(exact_key(a) for a in args)
+        if memo is None or pinned or None in keys or (expected is not None and self.implicit_dims):
+            return self._unfold(ev, args, pinned, expected)
+        key = (self.name, keys)
+        if key in memo:
+            memo.move_to_end(key)
+            return memo[key][0]
+        out = self._unfold(ev, args, pinned, expected)
+        if exact_key(out[0]) is not None:
+            memo[key] = (out, args)  # the arguments stay alive: their identities stay theirs
+            while len(memo) > MAX_APPLICATIONS:
+                memo.popitem(last=False)
+        return out
+
+    def _unfold(
+        self,
+        ev: Evaluator,
+        args: tuple[Any, ...],
+        pinned: Mapping[str, Sz] | None,
+        expected: Ty | None,
+    ) -> tuple[Any, int]:
+        if self.recursive:
+            ev.count_unfolding(self.name)
         n_exp = len(self.explicit)
         used = min(len(args), n_exp + len(self.extra))
         dims: dict[str, Sz] = dict(pinned or {})

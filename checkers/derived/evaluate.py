@@ -27,6 +27,7 @@ from checkers.derived.equations import Deferred
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.forms import Forms, lambda_params
 from checkers.derived.host import Env
+from checkers.derived.notation import cdot_function
 from checkers.derived.numerals import Numeral
 from checkers.derived.operators import Operators
 from checkers.derived.patterns import Patterns
@@ -34,6 +35,7 @@ from checkers.derived.types import (
     TFin,
     TFun,
     TInt,
+    TList,
     TNat,
     TReal,
     Ty,
@@ -48,15 +50,18 @@ from checkers.derived.values import (
     Axis,
     Builtin,
     Closure,
+    Lst,
     Pair,
     Partial,
     Proof,
     Sz,
     TypeValue,
     as_array,
+    holds_tracer,
     iota,
     move_axis_to_dom,
     num,
+    pair_leaves,
 )
 from checkers.derived.vectorise import index
 from theorem_index.lean import syntax as S
@@ -66,25 +71,13 @@ jax.config.update("jax_enable_x64", True)
 # Nested evaluations (and unfolded definitions) allowed before giving up; each
 # level takes a few Python frames, so this stays well inside the recursion limit.
 MAX_DEPTH = 150
+# Unfoldings of recursive definitions allowed in one evaluation (a recursion that
+# branches, or one on a sampled value, would otherwise run for ever).
+MAX_UNFOLDINGS = 10_000
 
 
 class Library(Protocol):
     def lookup(self, name: str) -> Any: ...
-
-
-def _holds_tracer(value: Any) -> bool:
-    if isinstance(value, Arr):
-        return isinstance(value.data, jax.core.Tracer)
-    if isinstance(value, Pair):
-        return _holds_tracer(value.fst) or _holds_tracer(value.snd)
-    return not isinstance(value, Arr | Pair | int | float | Fraction | Numeral | TypeValue)
-
-
-def _pair_leaves(p: Pair) -> list[Any]:
-    out: list[Any] = []
-    for x in (p.fst, p.snd):
-        out.extend(_pair_leaves(x) if isinstance(x, Pair) else [x])
-    return out
 
 
 def _applied_to(name: str, t: Any) -> list[S.Term]:
@@ -110,11 +103,22 @@ class Evaluator(Operators, Forms, Patterns):
         self.ctx = ctx or Ctx()
         self.probe = probe
         self.depth = 0
+        self.unfoldings = 0
+
+    def count_unfolding(self, name: str) -> None:
+        self.unfoldings += 1
+        if self.unfoldings > MAX_UNFOLDINGS:
+            raise NotSupported(
+                f"the recursive definition {name} unfolds more than {MAX_UNFOLDINGS} times"
+            )
 
     def eval(self, t: S.Term, env: Env, expected: Ty | None = None) -> Any:
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise NotSupported("the definitions unfold too deeply (recursion?)")
+            raise NotSupported(
+                f"the definitions unfold more than {MAX_DEPTH} levels deep (a recursion "
+                "on a sampled value, or on data too long to unfold here)"
+            )
         try:
             v = self._eval(t, env, expected)
         finally:
@@ -125,7 +129,8 @@ class Evaluator(Operators, Forms, Patterns):
 
     def _eval(self, t: S.Term, env: Env, expected: Ty | None) -> Any:
         if isinstance(t, S.Paren):
-            return self.eval(t.term, env, expected)
+            fn = cdot_function(t)
+            return self.eval(t.term if fn is None else fn, env, expected)
         if isinstance(t, S.Var | S.Ident):
             return self._name(t, env, expected)
         if isinstance(t, S.Const):
@@ -156,6 +161,10 @@ class Evaluator(Operators, Forms, Patterns):
             return self._anon(t, env, expected)
         if isinstance(t, S.VecLit):
             return self._veclit(t, env, expected)
+        if isinstance(t, S.ListLit):
+            return self._listlit(t, env, expected)
+        if isinstance(t, S.Index):
+            return self._get_elem(t, env)
         if isinstance(t, S.Abs):
             return A.absolute(self._arr(self.eval(t.term, env, expected), "|·|"))
         if isinstance(t, S.Norm):
@@ -228,7 +237,7 @@ class Evaluator(Operators, Forms, Patterns):
                 value = v.apply_args(self, ())[0]
             except EvalError:
                 value = v
-        if memo is not None and not _holds_tracer(value):
+        if memo is not None and not holds_tracer(value):
             memo[key] = value
         return value
 
@@ -250,6 +259,8 @@ class Evaluator(Operators, Forms, Patterns):
         return v
 
     def coerce_to(self, v: Any, ty: Ty) -> Any:
+        if isinstance(v, Lst) and isinstance(ty, TList):
+            return Lst(tuple(self.coerce_to(x, ty.elem) for x in v.items), ty.elem)
         dims, elem = fin_domains(ty)
         if isinstance(v, Closure) and dims and all(d is not None for d in dims):
             # `fun _ => 0` where a `Vec (c * h * w)` is expected: elaborated at that type
@@ -308,7 +319,7 @@ class Evaluator(Operators, Forms, Patterns):
                 a = args.pop(0)
                 if isinstance(a, Pair):
                     # a function on `Fin m × Fin n` holds one axis per component
-                    args[:0] = _pair_leaves(a)
+                    args[:0] = pair_leaves(a)
                     continue
                 fn = index(fn, self._arr(a, "an index"), self.ctx)
                 continue

@@ -61,6 +61,7 @@ FLOAT_MODEL = register_structure(
         fields={"u": InputSpec.real(constraint="nonnegative", distribution="roundoff")},
         hidden={"θ": InputSpec.real()},
         build=_fields,
+        field_names=("rnd", "u", "u_nonneg", "err"),
         covers="roundings rnd x = x·(1 + u·σ(x)) with σ(x) ∈ {-1, 0, 1} and u = 2^-k, "
         "k in [1, 30] (the largest error the model allows at every x)",
     )

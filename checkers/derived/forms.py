@@ -19,11 +19,14 @@ from checkers.derived import arith as A
 from checkers.derived.coercion import coerce, host_constant
 from checkers.derived.errors import EvalError, NotSupported, UntypedNumeral
 from checkers.derived.measure import note_operands
-from checkers.derived.types import TFin, TFun, TNat, TProd, Ty, kind_of
+from checkers.derived.notation import INDEX_NOTATION, field_function
+from checkers.derived.types import TFin, TFun, TList, TNat, TProd, Ty, kind_of
 from checkers.derived.values import (
+    Among,
     Arr,
     Axis,
     Builtin,
+    Lst,
     Pair,
     Proof,
     Struct,
@@ -137,18 +140,23 @@ class Forms:
                 raise UntypedNumeral("a vector of numerals whose element type is not fixed here")
             kind = ek or "real"
         kind = "real" if kind == "fin" else kind
-        host = _host_stack(vals, kind, self.ctx)
-        if host is not None:
-            return host
+        return stack(vals, kind, self.ctx)
 
-        vals = [coerce(v, kind, self.ctx) for v in vals]
-        axes = union_axes(*vals)
-        nd = max(len(v.dom) for v in vals)
-        ds = [expand(v, axes, nd) for v in vals]
-        shape = jnp.broadcast_shapes(*(d.shape for d in ds))
-        data = jnp.stack([jnp.broadcast_to(d, shape) for d in ds], axis=len(axes))
-        dom = (Sz(len(vals)),) + next((v.dom for v in vals if v.dom), ())
-        return Arr(data, kind, axes, dom)
+    def _listlit(self: Host, t: S.ListLit, env: Env, expected: Ty | None) -> Lst:
+        """`[a, b, c]`: each element at the element type the context gives."""
+        elem = expected.elem if isinstance(expected, TList) else None
+        if elem is None:
+            return Lst(tuple(self.eval(x, env) for x in t.items))
+        return Lst(tuple(self.coerce_to(self.eval(x, env, elem), elem) for x in t.items), elem)
+
+    def _get_elem(self: Host, t: S.Index, env: Env) -> Any:
+        """`xs[i]`, `xs[i]!`: Lean's `getElem` notation, through the library."""
+        if t.suffix not in INDEX_NOTATION:
+            raise NotSupported(f"the index notation xs[i]{t.suffix} (an Option) is not evaluated")
+        xs = self.eval(t.term, env)
+        i = self.eval(t.index, env, TNat())
+        args = [xs, i] if t.suffix else [xs, i, Proof("the index is in range")]
+        return self.apply(self.constant(INDEX_NOTATION[t.suffix]), args)
 
     def _norm(self: Host, t: S.Norm, env: Env) -> Arr:
         x = coerce(self._arr(self.eval(t.term, env), "‖·‖"), "real", self.ctx)
@@ -182,11 +190,13 @@ class Forms:
                 return v.fields[f]
             # generalized field notation: `M.add x y` is `FloatModel.add M x y`
             return self.apply(self.constant(f"{v.type_name}.{f}"), [v])
+        if isinstance(v, Lst | Among):
+            return self.apply(field_function(self.constant(f"List.{f}"), v), [v])
         if isinstance(v, Arr):
             if f == "isLt":
                 return Proof("isLt")
             ns = self._namespace(v)
-            return self.apply(self.constant(f"{ns}.{f}"), [v])
+            return self.apply(field_function(self.constant(f"{ns}.{f}"), v), [v])
         if isinstance(v, Builtin):
             return self.constant(f"{v.name}.{f}")
         if hasattr(v, "field"):  # a value that knows its own fields (a finset)
@@ -354,6 +364,22 @@ def _range_or_univ(dom: S.Term) -> bool:
     return name in ("Finset.univ", "univ") or (
         name in ("Finset.range", "range") and isinstance(dom, S.App)
     )
+
+
+def stack(vals: list[Arr], kind: str, ctx: Any) -> Arr:
+    """Values of one type as one function of a new leading index (`![a, b, c]`, or a
+    list's elements): the values at `kind`, on the union of their named axes."""
+    host = _host_stack(vals, kind, ctx)
+    if host is not None:
+        return host
+    vals = [coerce(v, kind, ctx) for v in vals]
+    axes = union_axes(*vals)
+    nd = max(len(v.dom) for v in vals)
+    ds = [expand(v, axes, nd) for v in vals]
+    shape = jnp.broadcast_shapes(*(d.shape for d in ds))
+    data = jnp.stack([jnp.broadcast_to(d, shape) for d in ds], axis=len(axes))
+    dom = (Sz(len(vals)),) + next((v.dom for v in vals if v.dom), ())
+    return Arr(data, kind, axes, dom)
 
 
 def _host_stack(vals: list[Arr], kind: str, ctx: Any) -> Arr | None:

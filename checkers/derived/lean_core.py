@@ -266,6 +266,7 @@ CORE: tuple[Builtin, ...] = (
     Builtin("abs", 1, _abs, arg_expect=_same_type),
     Builtin("Nat.cast", 1, _cast("real"), ("nat",), implicit=2),
     Builtin("Int.cast", 1, _cast("real"), ("int",), implicit=2),
+    Builtin("Rat.cast", 1, _cast("real"), ("real",), implicit=2),
     Builtin("Fin.val", 1, _fin_val, implicit=1),
     Builtin("Fin.succ", 1, _fin_succ, implicit=1),
     Builtin("Fin.castSucc", 1, _fin_cast_succ, implicit=1),

@@ -15,7 +15,8 @@ import jax.numpy as jnp
 from checkers.derived import arith as A
 from checkers.derived.coercion import coerce, settle
 from checkers.derived.errors import EvalError, NotSupported, UntypedNumeral
-from checkers.derived.types import TFin, TInt, TNat, TReal, Ty, kind_of
+from checkers.derived.notation import NOTATION
+from checkers.derived.types import TFin, TInt, TList, TNat, TReal, Ty, kind_of
 from checkers.derived.values import Arr, Axis, Closure, Sz, as_array, iota, move_axis_to_dom
 from theorem_index.lean import syntax as S
 
@@ -82,6 +83,11 @@ class Operators:
             return self._compose(t, env)
         if op in ("∈", "∉"):
             return self._member(t, env)
+        if op in NOTATION:
+            # `a :: xs`: the head at the list's element type; `xs ++ ys`: both lists
+            head = expected.elem if op == "::" and isinstance(expected, TList) else expected
+            a = self.eval(t.lhs, env, head)
+            return self.apply(self.constant(NOTATION[op]), [a, self.eval(t.rhs, env, expected)])
         raise NotSupported(f"the operator {op}")
 
     def _member(self: Host, t: S.BinOp, env: Env) -> Any:

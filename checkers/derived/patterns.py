@@ -6,11 +6,12 @@ is A itself and applying it to a pair `(i, j)` indexes both axes. A pattern
 lambda whose components are not `Fin` indices (or whose sizes nothing tells)
 stays a closure that destructures the pair it is applied to.
 
-`match` on ℕ, `Fin n` or pairs, with literal (`0`), variable, wildcard,
-successor (`k + 1`, ℕ only) and anonymous-constructor (`⟨k, _⟩` on `Fin`)
-patterns, is a chain of selects: the first alternative whose patterns match;
-the last alternative is taken where no earlier one matches (Lean's matches
-are exhaustive). Any other pattern is unsupported, and the reason names it.
+`match` on ℕ, `Fin n`, pairs or lists, with literal (`0`), variable, wildcard,
+successor (`k + 1`, ℕ only), anonymous-constructor (`⟨k, _⟩` on `Fin`) and list
+(`[]`, `[a, b]`, `a :: rest`) patterns, is a chain of selects: the first
+alternative whose patterns match; the last alternative is taken where no
+earlier one matches (Lean's matches are exhaustive). Any other pattern is
+unsupported, and the reason names it.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from checkers.derived.values import (
     Arr,
     Axis,
     Closure,
+    Lst,
     Pair,
     Proof,
     Sz,
@@ -223,6 +225,8 @@ class Patterns:
             if c1 is None or c2 is None:
                 return c1 if c2 is None else c2
             return A.logic("∧", c1, c2)
+        if isinstance(v, Lst):
+            return self.match_list(pat, v, binds)
         if isinstance(v, Arr) and v.kind in ("nat", "fin", "int"):
             if isinstance(pat, S.Num):
                 return A.compare("=", v, num(int(pat.text, 0)), self.ctx)
@@ -243,6 +247,30 @@ class Patterns:
                 return at_least if below is None else A.logic("∧", at_least, below)
         what = v.describe() if isinstance(v, Arr) else type(v).__name__
         raise NotSupported(f"the match pattern {_text(pat)} on a value of type {what}")
+
+    def match_list(self: Host, pat: S.Term, v: Lst, binds: dict[str, Any]) -> Arr | None:
+        """`[]`, `[a, b]` and `a :: rest` on a list: its length is a constant, so whether
+        the shape matches is known here; the elements' patterns may add conditions."""
+        if isinstance(pat, S.ListLit):
+            if len(pat.items) != len(v):
+                return Arr(False, "bool")
+            conds = [
+                self.match_pattern(p, x, binds) for p, x in zip(pat.items, v.items, strict=True)
+            ]
+        elif isinstance(pat, S.BinOp) and pat.op == "::":
+            if not v.items:
+                return Arr(False, "bool")
+            conds = [
+                self.match_pattern(pat.lhs, v.items[0], binds),
+                self.match_pattern(pat.rhs, Lst(v.items[1:], v.elem), binds),
+            ]
+        else:
+            raise NotSupported(f"the match pattern {_text(pat)} on a list")
+        out: Arr | None = None
+        for c in conds:
+            if c is not None:
+                out = c if out is None else A.logic("∧", out, c)
+        return out
 
     def _lam_match(self: Host, t: S.LamMatch, env: Env, expected: Ty | None) -> Any:
         """`fun | p => a | q => b` is `fun x => match x with | p => a | q => b`."""

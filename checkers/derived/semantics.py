@@ -12,6 +12,7 @@ Mathlib's definitions.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -22,17 +23,36 @@ from checkers.derived.errors import NotSupported
 from checkers.derived.finsets import FINSETS
 from checkers.derived.inference import settle_types
 from checkers.derived.lean_core import CORE
+from checkers.derived.lists import LISTS
+from checkers.derived.notation import STRUCTURE_FIELDS, FieldName, constants_in
 from checkers.derived.plugins import build_library, load_packs
 from checkers.derived.probability import PROBABILITY
-from checkers.derived.structures import structure_sampler
-from checkers.derived.types import ARRAY_TYPES, INT_NAMES, NAT_NAMES, PROP_NAMES, REAL_NAMES
+from checkers.derived.structures import is_structure_field, structure_sampler
+from checkers.derived.types import (
+    ARRAY_TYPES,
+    INT_NAMES,
+    LIST_NAMES,
+    NAT_NAMES,
+    PROP_NAMES,
+    REAL_NAMES,
+    const_name,
+    head_and_args,
+)
 from checkers.derived.values import Builtin
 from theorem_index.lean import KnownNames, analyse_declaration
 from theorem_index.lean import syntax as S
 from theorem_index.model import Declaration
 
-# The language's own library: Lean core and Mathlib, and the derivatives.
-BASE: tuple[Builtin, ...] = (*CORE, *FINSETS, *COUNTING, *PROBABILITY, *DERIVATIVES)
+# The language's own library: Lean core and Mathlib (numbers, lists, finite sets,
+# counting, probability), and the derivatives.
+BASE: tuple[Builtin, ...] = (
+    *CORE,
+    *LISTS,
+    *FINSETS,
+    *COUNTING,
+    *PROBABILITY,
+    *DERIVATIVES,
+)
 # ... with every installed project's vocabulary pack (entry points, plugins.py).
 _LOADED = build_library(BASE, load_packs())
 LIBRARY: dict[str, Builtin] = dict(_LOADED.builtins)
@@ -47,6 +67,7 @@ TYPE_NAMES = frozenset(
     | NAT_NAMES
     | INT_NAMES
     | PROP_NAMES
+    | LIST_NAMES
 )
 # Dependencies worth recording: the constants of the vocabulary packs, and the
 # project's derivatives that are evaluated by automatic differentiation (`Proofs.pdiv`).
@@ -72,30 +93,17 @@ def _env_names(env: Any) -> Iterable[str]:
     return list(env)
 
 
-def constants_in(t: Any) -> set[str]:
-    """Every constant named in a term (resolved `Const`, or a dotted `Ident`)."""
-    out: set[str] = set()
-    stack = [t]
-    while stack:  # `S.subterms` without its order, which a set does not need
-        u = stack.pop()
-        if isinstance(u, S.Term):
-            if isinstance(u, S.Const):
-                out.add(u.name)
-            stack.extend(getattr(u, f) for f in S.node_fields(type(u)))
-        elif isinstance(u, tuple):
-            stack.extend(u)
-    return out
-
-
 def by_cases(
     name: str, equations: Sequence[S.Term]
 ) -> tuple[tuple[str, ...], S.Term] | NotSupported:
     """A definition's equations as (argument variables, right-hand side).
 
     One equation whose arguments are variables is that; equations by cases
-    (`natPred 0 = 0`, `natPred (k + 1) = k`) become one `match` on fresh argument
-    variables, tried in order, which the evaluator computes as a select. A
-    definition whose right-hand sides use it (recursion) is not unfolded.
+    (`natPred 0 = 0`, `natPred (k + 1) = k`, `combZ n [] _ = …`) become one `match`
+    on fresh argument variables, tried in order, which the evaluator computes as a
+    select. A right-hand side may use the definition itself (structural recursion):
+    it unfolds on the concrete values, as far as the evaluator's limits allow
+    (equations.py).
     """
     parts: list[tuple[tuple[S.Term, ...], S.Term]] = []
     for eq in equations:
@@ -111,8 +119,6 @@ def by_cases(
     arity = {len(args) for args, _ in parts}
     if len(arity) != 1:
         return NotSupported(f"the equations of {name} take different numbers of arguments")
-    if any(name in constants_in(rhs) for _, rhs in parts):
-        return NotSupported(f"{name} is defined by recursion, which is not unfolded")
     names = tuple(f"_case{k}" for k in range(arity.pop()))
     alts = tuple(S.MatchAlt(args, rhs) for args, rhs in parts)
     return names, S.Match(tuple(S.Var(n) for n in names), alts)
@@ -121,11 +127,20 @@ def by_cases(
 _SCALARS = NAT_NAMES | INT_NAMES | REAL_NAMES
 
 
+def _data_type(t: S.Term) -> bool:
+    """ℕ, ℤ, ℝ or a list: a type whose arguments are values, not `Fin` indices."""
+    if isinstance(t, S.Const | S.Ident):
+        return t.name in _SCALARS
+    head, args = head_and_args(t)
+    return const_name(head) in LIST_NAMES and len(args) == 1
+
+
 def _scalar_arguments(
     params: tuple[Param, ...], result: S.Term | None, lhs_vars: tuple[str, ...]
 ) -> tuple[tuple[Param, ...], S.Term | None]:
-    """`def natPred : ℕ → ℕ` with `natPred k = …`: arguments that the type takes (ℕ, ℤ or ℝ,
-    not `Fin` indices) become explicit parameters named by the equation's variables."""
+    """`def natPred : ℕ → ℕ` with `natPred k = …`: arguments that the type takes (ℕ, ℤ, ℝ
+    or lists, not `Fin` indices) become explicit parameters named by the equation's
+    variables."""
     extra = lhs_vars[sum(p.kind == "explicit" for p in params) :]
     added: list[Param] = []
     t = result
@@ -135,7 +150,7 @@ def _scalar_arguments(
         if not (isinstance(t, S.BinOp) and t.op == "→"):
             break
         dom = t.lhs
-        if not (isinstance(dom, S.Const | S.Ident) and dom.name in _SCALARS):
+        if not _data_type(dom):
             break
         added.append(Param(var, dom, "explicit"))
         t = t.rhs
@@ -149,6 +164,7 @@ class Semantics:
         self.env = env
         self.library = LIBRARY if library is None else library
         self._known: KnownNames | None = None
+        self._fields: frozenset[str] | None = None
         self._eqns: dict[str, EqnFn | NotSupported] = {}
         self._missing: dict[str, tuple[str, ...]] = {}
         # per definition, computed once for the corpus (see `dependencies`)
@@ -157,6 +173,8 @@ class Semantics:
         self._closures: dict[str, frozenset[str]] = {}
         # values of closed definitions, by (name, dtype, int dtype): see Evaluator.constant
         self.values: dict[tuple[str, str, str], Any] = {}
+        # applications of definitions to exact constants: see EqnFn.apply_args
+        self.applications: OrderedDict[Any, Any] = OrderedDict()
 
     @property
     def known(self) -> KnownNames:
@@ -165,6 +183,15 @@ class Semantics:
             # ingested
             self._known = KnownNames([*self.library, *_env_names(self.env)])
         return self._known
+
+    def known_field(self, field: str) -> bool:
+        """Whether `x.field` can mean something for some type of x: a component of a pair
+        or structure, or a function `T.field` that the library or a declaration defines.
+        Which T it is depends on x's type, which only the evaluation knows."""
+        if self._fields is None:
+            names = [*self.library, *_env_names(self.env)]
+            self._fields = frozenset(n.rsplit(".", 1)[-1] for n in names if "." in n)
+        return field in self._fields or field in STRUCTURE_FIELDS or is_structure_field(field)
 
     def declaration(self, name: str) -> Declaration | None:
         return _lookup_decl(self.env, name)
@@ -200,7 +227,7 @@ class Semantics:
         )
         params, result = _scalar_arguments(params, analysis.statement, lhs_vars)
         try:
-            return EqnFn(name, params, result, lhs_vars, rhs)
+            return EqnFn(name, params, result, lhs_vars, rhs, recursive=name in constants_in(rhs))
         except NotSupported as e:
             return e
 
@@ -252,6 +279,17 @@ class Semantics:
         out: set[str] = set()
         for c in names:
             if c == exclude or c in TYPE_NAMES or structure_sampler(c) is not None:
+                continue
+            if isinstance(c, FieldName):
+                if any(self.source(x) is not None for x in self.candidates(c)):
+                    continue
+                if self.missing_in_names([c.base], exclude):
+                    out.update(self.missing_in_names([c.base], exclude))
+                    continue
+                c = "." + c.field  # field notation on the constant's value
+            if c.startswith("."):
+                if not self.known_field(c[1:]):
+                    out.add(c)
                 continue
             if any(self.source(x) is not None for x in self.candidates(c)):
                 continue

@@ -19,7 +19,13 @@ from typing import Any
 from checkers.core import InputSpec
 from checkers.derived.values import Struct
 
-__all__ = ["STRUCTURES", "StructSampler", "register_structure", "structure_sampler"]
+__all__ = [
+    "STRUCTURES",
+    "StructSampler",
+    "is_structure_field",
+    "register_structure",
+    "structure_sampler",
+]
 
 
 @dataclass(frozen=True)
@@ -33,6 +39,7 @@ class StructSampler:
     # (the inputs of one trial, by the same names; the float dtype) -> the value's fields
     build: Callable[[Mapping[str, Any], Any], Mapping[str, Any]]
     covers: str  # what a draw is, for the result's assumptions
+    field_names: tuple[str, ...] = ()  # every field of the structure (what `M.f` may name)
 
     @property
     def inputs(self) -> Mapping[str, InputSpec]:
@@ -59,3 +66,8 @@ def structure_sampler(name: str | None) -> StructSampler | None:
     if name is None:
         return None
     return STRUCTURES.get(name) or STRUCTURES.get(f"Proofs.{name}")
+
+
+def is_structure_field(field: str) -> bool:
+    """Whether `x.field` names a field of some registered structure (static analysis)."""
+    return any(field in s.field_names for s in STRUCTURES.values())

@@ -1,7 +1,7 @@
 """Lean types as the evaluator needs them, and dimension expressions.
 
 `eval_type` turns a type term (`Vec (N * c)`, `Mat m n`, `Fin m → Fin D`,
-`Kernel4 oc ic kh kw`, `ℝ`, a generic `M` bound to ℝ) into a `Ty` whose
+`Kernel4 oc ic kh kw`, `ℝ`, `List ℤ`, a generic `M` bound to ℝ) into a `Ty` whose
 sizes are concrete `Sz` values computed with ℕ semantics from the
 dimensions in scope.
 """
@@ -70,6 +70,13 @@ def entry_type(expected: Ty | None) -> Ty | None:
 
 
 @dataclass(frozen=True)
+class TList(Ty):
+    """`List α`."""
+
+    elem: Ty
+
+
+@dataclass(frozen=True)
 class TProd(Ty):
     fst: Ty
     snd: Ty
@@ -82,10 +89,14 @@ class TOther(Ty):
     text: str
 
 
-REAL_NAMES = frozenset({"ℝ", "Real"})
+# ℚ is checked as the subfield of ℝ it is: its operations are ℝ's (`x / 0 = 0`
+# included), its casts to ℝ the identity, and every float64 is a rational
+RAT_NAMES = frozenset({"ℚ", "Rat"})
+REAL_NAMES = frozenset({"ℝ", "Real"}) | RAT_NAMES
 NAT_NAMES = frozenset({"ℕ", "Nat"})
 INT_NAMES = frozenset({"ℤ", "Int"})
 PROP_NAMES = frozenset({"Prop"})
+LIST_NAMES = frozenset({"List"})
 # name -> number of Fin arguments; the element type is ℝ.
 ARRAY_TYPES: dict[str, int] = {
     "Proofs.Vec": 1,
@@ -227,6 +238,8 @@ def eval_type(t: S.Term, env: Mapping[str, Any], fallback: DimEval | None = None
             return TProp()
         if name == "Fin" and len(args) == 1:
             return TFin(eval_dim(args[0], env, fallback))
+        if name in LIST_NAMES and len(args) == 1:
+            return TList(eval_type(args[0], env, fallback))
         rank = array_rank(name)
         if rank is not None:
             if len(args) != rank:

@@ -30,6 +30,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 import jax
@@ -140,6 +141,37 @@ class Pair:
 
 
 @dataclass(frozen=True, eq=False)
+class Lst:
+    """A `List α`: its elements as values (`Arr`, `Pair`, `Lst`, functions), in order.
+
+    The length is always known (a list is built from literals, `replicate`,
+    `range`, ... on constant sizes); the elements may be sampled values.
+    `elem` is the element type where it is known (a `Ty`, types.py), which
+    the empty list needs for its sum or the default of `getD`."""
+
+    items: tuple[Any, ...]
+    elem: Any = None
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    @cached_property
+    def exact(self) -> bool:
+        """Whether every element is an exact constant (see `exact_key`)."""
+        return all(exact_key(x) is not None for x in self.items)
+
+
+@dataclass(frozen=True, eq=False)
+class Among:
+    """One of several values, chosen per point of the named axes: `cases` are
+    (condition, value) pairs whose conditions exclude each other, the last value taken
+    where no earlier condition holds. `rows.getD t []` at a bound index t is the row
+    t for each t: a list of a length that varies with t, which no array holds."""
+
+    cases: tuple[tuple[Any, Any], ...]  # (a 'bool' Arr, value)
+
+
+@dataclass(frozen=True, eq=False)
 class Closure:
     """`fun (x : T) ... => body` whose first binder is not a `Fin` index."""
 
@@ -168,6 +200,9 @@ class Builtin:
     # how many implicit and instance parameters lead its signature (what `@name`
     # also passes); None: not known, so `@name` is unsupported
     implicit: int | None = None
+    # the explicit argument that field notation `x.f` fills with x: the first one of
+    # the namespace's type (`xs.map f` is `List.map f xs`)
+    self_arg: int = 0
 
 
 @dataclass(frozen=True, eq=False)
@@ -199,6 +234,36 @@ class Struct:
 
     type_name: str
     fields: Mapping[str, Any]
+
+
+def holds_tracer(value: Any) -> bool:
+    """Whether a value holds data of a trace in progress (so it cannot be kept for later)."""
+    if isinstance(value, Arr):
+        return isinstance(value.data, jax.core.Tracer)
+    if isinstance(value, Pair):
+        return holds_tracer(value.fst) or holds_tracer(value.snd)
+    if isinstance(value, Lst):
+        return any(holds_tracer(x) for x in value.items)
+    return not isinstance(value, Arr | Pair | int | float | Fraction | Numeral | TypeValue)
+
+
+def pair_leaves(p: Pair) -> list[Any]:
+    out: list[Any] = []
+    for x in (p.fst, p.snd):
+        out.extend(pair_leaves(x) if isinstance(x, Pair) else [x])
+    return out
+
+
+def exact_key(value: Any) -> Any:
+    """A key that identifies an exact constant (a number held as a Python integer,
+    fraction or numeral; a list of them, by its identity), or None for anything else."""
+    if isinstance(value, Arr):
+        if value.is_static or isinstance(value.data, Numeral):
+            return (value.kind, value.data, value.bound.n if value.bound else None)
+        return None
+    if isinstance(value, Lst):
+        return ("list", id(value)) if value.exact else None
+    return None
 
 
 # --- constructors -----------------------------------------------------------

@@ -15,7 +15,9 @@ dtype's smallest normal number, below which the dtype has no relative
 precision left (2.2e-318 in float64); it never decides a statement about a
 representable number.
 
-The relation. `=` holds within `allowed`; `a ≤ b` holds when a - b <= allowed,
+The relation. `=` holds within `allowed`; `a ≠ b` holds where they differ by
+more than `allowed` (a tie fails it, as it fails `<`; for arrays a trial holds
+`≠` when some entry differs, verdict.py); `a ≤ b` holds when a - b <= allowed,
 so a tie within the tolerance holds it; `a < b` holds only when b - a >
 allowed: a tie, exact (the same value on both sides, exact ℕ arithmetic) or
 within the rounding, is evidence against it, since the computation cannot
@@ -56,7 +58,7 @@ import numpy as np
 from checkers.core import ToleranceOverride
 
 DTYPES = ("float64", "float32", "bfloat16")
-RELATIONS = ("=", "≤", "<", "≥", ">")
+RELATIONS = ("=", "≤", "<", "≥", ">", "≠")
 
 
 @dataclass(frozen=True)
@@ -216,7 +218,11 @@ def compare(
     else:
         low, high = lhs, rhs
     beyond = np.zeros(np.broadcast_shapes(lhs.shape, rhs.shape), dtype=bool)
-    if relation != "=":
+    if relation == "≠":  # a side beyond float range differs from a finite one
+        beyond = overflow_decides(low, high) | overflow_decides(high, low)
+        lhs, rhs = np.where(beyond, 0.0, lhs), np.where(beyond, 1.0, rhs)
+        low, high = lhs, rhs
+    elif relation != "=":
         # a side beyond float range on the far side of the inequality from a finite one
         # decides it: +inf is a value above the largest float, which exceeds the other
         beyond = overflow_decides(low, high)
@@ -231,6 +237,11 @@ def compare(
             ok = gap <= allowed
             tied = np.zeros(gap.shape, dtype=bool)
             excess = gap
+        elif relation == "≠":  # a tie is evidence against it, as against `<`
+            tied = gap <= allowed
+            ok = ~tied
+            abs_err = np.where(tied, gap, 0.0)
+            excess = np.where(tied, 2.0 * allowed - gap, 0.0)  # an exact tie ranks 2
         else:
             abs_err = np.maximum(diff, 0.0)
             tied = gap <= allowed

@@ -15,12 +15,13 @@ than a quarter of its trials decided nothing.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 
-from checkers.tolerance import Tolerance, compare, overflow_decides
+from checkers.tolerance import Comparison, Tolerance, compare, overflow_decides
 
 
 class Verdict(NamedTuple):
@@ -60,6 +61,8 @@ def representable(outs: Sequence[np.ndarray], dtype: str, relation: str) -> np.n
         if relation != "=":
             low, high = (b, a) if relation in ("≥", ">") else (a, b)
             fine |= overflow_decides(low, high)
+            if relation == "≠":
+                fine |= overflow_decides(high, low)
         ok &= fine.reshape(n, -1).all(axis=1)
     return ok
 
@@ -71,7 +74,7 @@ def strict_ties(
     the other relations)."""
     v = judge(outs, dtype, tol, relation)
     n = np.shape(v.tied)[0]
-    if relation not in ("<", ">"):
+    if relation not in ("<", ">", "≠"):
         return np.zeros(n, dtype=bool)
     return np.asarray(np.asarray(v.tied, dtype=bool).reshape(n, -1).any(axis=1))
 
@@ -83,9 +86,11 @@ def judge(outs: Sequence[np.ndarray], dtype: str, tol: Tolerance, relation: str)
     with np.errstate(invalid="ignore", over="ignore"):
         pairs = _pairs(sides, dtype)
         cs = [compare(a, b, tol, relation=relation, scale=scale) for a, b in pairs]
+    if relation == "≠":
+        cs = [_somewhere(c) for c in cs]
     live = np.reshape(held, lead)
     tied = np.logical_or.reduce([c.tied for c in cs]) & live
-    undecided = tied & np.reshape(under, lead) & (relation in ("<", ">"))
+    undecided = tied & np.reshape(under, lead) & (relation in ("<", ">", "≠"))
     ok = np.logical_and.reduce([c.ok for c in cs]) | ~live | undecided
     zero = np.zeros_like(cs[0].abs_err)
     return Verdict(
@@ -95,6 +100,23 @@ def judge(outs: Sequence[np.ndarray], dtype: str, tol: Tolerance, relation: str)
         ok,
         tied,
         undecided,
+    )
+
+
+def _somewhere(c: Comparison) -> Comparison:
+    """`A ≠ B` of arrays holds in a trial where some entry differs: every entry of a trial
+    takes the trial's verdict (and ties only where the trial fails)."""
+    n = np.shape(c.ok)[0] if np.ndim(c.ok) else 1
+    shape = np.shape(c.ok)
+    held = np.asarray(c.ok).reshape(n, -1).any(axis=1)
+    trial = np.broadcast_to(held.reshape((n,) + (1,) * (len(shape) - 1)), shape)
+    return dataclasses.replace(
+        c,
+        ok=trial.copy(),
+        tied=np.asarray(c.tied) & ~trial,
+        ratio=np.where(trial, 0.0, c.ratio),
+        abs_err=np.where(trial, 0.0, c.abs_err),
+        rel_err=np.where(trial, 0.0, c.rel_err),
     )
 
 

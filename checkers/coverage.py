@@ -4,7 +4,8 @@
     report = coverage(env)                  # or coverage(env, module="Proofs.MLP")
 
 The decision is the static part of deriving a checker (checkers/derived): the
-statement parses, is a relation after its binders, every binder has a type
+statement parses, splits into clauses that are each a relation (or `≠`, `↔`) after
+their binders (propositions.py: conjunctions split, predicates unfolded), every binder has a type
 (written or settled by its uses), and every constant it evaluates has semantics
 (an ingested equation that can be unfolded, or the library). Nothing is traced
 or compiled, so a theorem counted `checked` here may still be refused by the
@@ -20,10 +21,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
+from checkers.core import Unsupported
 from checkers.derived.binders import plan_binders
 from checkers.derived.derive import shared_semantics
 from checkers.derived.errors import NotSupported
+from checkers.derived.propositions import clauses
+from checkers.derived.reparam import reparametrise
 from checkers.derived.statement import split_statement
 from checkers.environment import Environment
 from theorem_index.lean import analyse_declaration
@@ -88,12 +93,25 @@ def blocker(name: str, env: Environment) -> Blocker | None:
     analysis = analyse_declaration(decl, sem.known)
     if analysis.errors or analysis.statement is None or analysis.binders is None:
         return Blocker("the statement does not parse")
-    split = split_statement(analysis.binders, analysis.statement, sem)
+    parts = clauses(analysis.binders, analysis.statement, sem)
+    if isinstance(parts, Unsupported):
+        return Blocker(parts.reason, tuple(parts.missing))
+    for k, part in enumerate(parts):
+        why = _clause_blocker(part.binders, part.statement, sem)
+        if why is not None:
+            where = f" (in clause {k + 1} of {len(parts)}: {part.text})" if len(parts) > 1 else ""
+            return Blocker(why.reason + where, why.missing)
+    return None
+
+
+def _clause_blocker(binders: tuple[Any, ...], statement: Any, sem: Any) -> Blocker | None:
+    """Why one clause (propositions.py) gets no checker, or None."""
+    split = split_statement(binders, statement, sem)
     if not isinstance(split, tuple):
         return Blocker(split.reason, tuple(split.missing))
-    binders, _, core = split
+    every, _, core, _ = reparametrise(*split)
     try:
-        plan = plan_binders(binders, core, sizes_from_arguments=False)
+        plan = plan_binders(every, core, sizes_from_arguments=False)
     except NotSupported as e:
         return Blocker(e.reason, tuple(e.missing))
     missing = sem.missing_in([core, *(h.prop for h in plan.hyps if h.how in _EVALUATED)])

@@ -29,7 +29,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -101,9 +101,9 @@ def run_checker(
     start = time.perf_counter()
     try:
         whole = getattr(checker, "run_whole", None)
-        if callable(whole):  # a whole check (checkers.prose): not trial by trial
-            result: CheckResult = whole(trials=trials, seed=seed, dtype=dtype, dims=pins)
-            return result
+        if callable(whole):  # a whole check (prose, a conjunction): not trial by trial
+            opts = {"draws": draws, "shrink_failures": shrink_failures, "dims": pins}
+            return cast(CheckResult, whole(trials=trials, seed=seed, dtype=dtype, **opts))
         return _run(checker, trials, seed, dtype, pins, draws, shrink_failures, shrink_budget_s)
     except Exception as e:  # a checker broke in a way no phase anticipated: still a result
         return CheckResult(
@@ -311,7 +311,7 @@ def _run(
         head = f"{bad} of {total} trials violate {relation} (atol={tol.atol:g}, rtol={tol.rtol:g})"
         largest = f"largest excess {max_abs:.3g}"
     tied = sum(r.tied_trials - r.undecided_trials for r in failing)
-    if relation in ("<", ">") and tied:
+    if relation in ("<", ">", "≠") and tied:
         largest += (
             f"; {tied} of the trials tie (the sides agree within the tolerance, which "
             f"{relation} excludes)"

@@ -101,8 +101,9 @@ class ProseChecker:
         raise TypeError(f"{self.name} is checked as a whole (run_whole), not trial by trial")
 
     def run_whole(
-        self, *, trials: int, seed: int, dtype: str, dims: Mapping[str, int]
+        self, *, trials: int, seed: int, dtype: str, dims: Mapping[str, int], **_: Any
     ) -> CheckResult:
+        """`draws` and `shrink_failures` do not apply: the runner decides its own."""
         from checkers.jaxsetup import device_name
 
         start = time.perf_counter()

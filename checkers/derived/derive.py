@@ -43,6 +43,9 @@ from checkers.derived.evaluate import Evaluator
 from checkers.derived.exact import EXACT, exact_sides, list_sides
 from checkers.derived.measure import Meter, paused
 from checkers.derived.premises import per_trial, premise_fn, probe_or_refuse
+from checkers.derived.propositions import Clause, clauses
+from checkers.derived.readings import harness_relation, reading_note, truth_values
+from checkers.derived.reparam import reparametrise
 from checkers.derived.semantics import Semantics
 from checkers.derived.statement import split_statement
 from checkers.derived.structures import StructSampler, structure_sampler
@@ -68,6 +71,8 @@ class DerivedChecker:
     tolerance: ToleranceOverride | None = None
     # how often each per-trial hypothesis held when the checker was derived (premises.py)
     premise_notes: tuple[str, ...] = ()
+    # the predicates unfolded to reach the statement (propositions.py)
+    unfolded: tuple[str, ...] = ()
     _sizes: dict[tuple[tuple[str, int], ...], dict[str, Any]] = field(default_factory=dict)
 
     # --- protocol -------------------------------------------------------------
@@ -78,8 +83,9 @@ class DerivedChecker:
 
     @property
     def relation(self) -> str:
-        """How the harness compares the two sides: '=', '≤', '<', '≥' or '>'."""
-        return self.statement.op
+        """How the harness compares the two sides: '=', '≤', '<', '≥', '>' or '≠'
+        (`↔`: its sides' truth values by '='; readings.py)."""
+        return harness_relation(self.statement.op)
 
     @property
     def fixed_dims(self) -> Mapping[str, int]:
@@ -102,7 +108,8 @@ class DerivedChecker:
             for i in self.plan.inputs
             if i.role in ("struct", "function")
         )
-        return tuple(self.plan.assumptions) + drawn + extra
+        note = reading_note(self.statement.op)
+        return tuple(self.plan.assumptions) + drawn + extra + ((note,) if note else ())
 
     @property
     def premises(self) -> tuple[str, ...]:
@@ -201,7 +208,9 @@ class DerivedChecker:
 
     def _sides(self, ev: Evaluator, env: Mapping[str, Any]) -> tuple[Arr, Arr]:
         rel = self.statement
-        if isinstance(rel.lhs, S.Lam) != isinstance(rel.rhs, S.Lam):
+        if rel.op == "↔":
+            lhs, rhs = truth_values(ev, rel, env)
+        elif isinstance(rel.lhs, S.Lam) != isinstance(rel.rhs, S.Lam):
             # `f x = fun j => ..`: the other side gives the lambda its type
             first, second = (rel.rhs, rel.lhs) if isinstance(rel.lhs, S.Lam) else (rel.lhs, rel.rhs)
             a = ev.eval(first, env)
@@ -255,7 +264,7 @@ class DerivedChecker:
         self._types(dims)
 
         def fn(inputs: dict[str, Any]) -> tuple[Any, Any, dict[str, Any]]:
-            meter = Meter(underflow=self.statement.op in ("<", ">"))
+            meter = Meter(underflow=self.statement.op in ("<", ">", "≠"))
             ev = Evaluator(self.semantics, Ctx(dtype=dt, int_dtype=jnp.int64, meter=meter))
             lhs, rhs = self._sides(ev, self._inputs_env(dims, inputs, dt))
             shape = jnp.broadcast_shapes(lhs.shape, rhs.shape)
@@ -353,7 +362,7 @@ def _version(name: str, env: Any, deps: tuple[str, ...]) -> str:
     return f"{VERSION}:{h.hexdigest()[:12]}"
 
 
-def _trial_dims(plan: Plan) -> dict[str, int]:
+def trial_dims(plan: Plan) -> dict[str, int]:
     """Small dimensions that satisfy the dimension constraints, for a dry run."""
     for base in (2, 3, 1, 4, 5):
         dims = dict.fromkeys(plan.dims, base)
@@ -399,18 +408,32 @@ def derive(name: str, env: Any) -> DerivedChecker | Unsupported:
     if analysis.errors or analysis.statement is None or analysis.binders is None:
         why = "; ".join(str(e) for e in analysis.errors) or "no statement"
         return Unsupported(f"the statement does not parse: {why}")
-    split = split_statement(analysis.binders, analysis.statement, sem)
+    parts = clauses(analysis.binders, analysis.statement, sem)
+    if isinstance(parts, Unsupported):
+        return parts
+    if len(parts) == 1 and not parts[0].unfolded:
+        return derive_clause(name, env, sem, parts[0].binders, parts[0].statement)
+    return conjunction(name, env, sem, parts)
+
+
+def derive_clause(
+    name: str, env: Any, sem: Semantics, binders: tuple[S.Binder, ...], statement: S.Term
+) -> DerivedChecker | Unsupported:
+    """The checker of one clause `∀ .., P → A R B` under the theorem's binders."""
+    split = split_statement(binders, statement, sem)
     if isinstance(split, Unsupported):
         return split
-    binders, extra, core = split
-    first = _derive_plan(name, env, sem, core, extra, binders, sizes_from_arguments=False)
-    if isinstance(first, DerivedChecker) or not first[1]:
-        return first if isinstance(first, DerivedChecker) else first[0]
-    # some ℕ argument must size a type (a sampled value met where a size is needed, which
-    # may break the tracing itself): sample those as dimensions instead, and report how
-    # that second reading fails if it does
-    again = _derive_plan(name, env, sem, core, extra, binders, sizes_from_arguments=True)
-    return again if isinstance(again, DerivedChecker) else again[0]
+    binders, extra, core, drawn = reparametrise(*split)
+    got = _derive_plan(name, env, sem, core, extra, binders, sizes_from_arguments=False)
+    if not isinstance(got, DerivedChecker) and got[1]:
+        # some ℕ argument must size a type (a sampled value met where a size is needed,
+        # which may break the tracing itself): sample those as dimensions instead, and
+        # report how that second reading fails if it does
+        got = _derive_plan(name, env, sem, core, extra, binders, sizes_from_arguments=True)
+    if not isinstance(got, DerivedChecker):
+        return got[0]
+    got.plan.assumptions.extend(drawn)  # binders drawn inside their bounds (reparam.py)
+    return got
 
 
 def broken(e: Exception) -> DerivationError:
@@ -462,7 +485,7 @@ def _derive_plan(
     )
     retry = bool(plan.value_args)
     try:
-        dry_run(checker, _trial_dims(plan))
+        dry_run(checker, trial_dims(plan))
         refused = probe_or_refuse(checker)
     except NotSupported as e:
         return Unsupported(e.reason, e.missing), retry
@@ -473,3 +496,25 @@ def _derive_plan(
     if refused is not None:
         return Unsupported(refused), False
     return checker
+
+
+def conjunction(name: str, env: Any, sem: Semantics, parts: Sequence[Clause]) -> Any:
+    """A checker per clause (a `Conjunction` of them when there are several), or why the
+    statement cannot be checked: the first clause that cannot, named."""
+    from checkers.derived.conjunction import Conjunction
+
+    found: list[DerivedChecker] = []
+    for k, part in enumerate(parts):
+        got = derive_clause(name, env, sem, part.binders, part.statement)
+        if not isinstance(got, DerivedChecker):
+            where = f" (in clause {k + 1} of {len(parts)}: {part.text})" if len(parts) > 1 else ""
+            return type(got)(f"{got.reason}{where}", got.missing)
+        if part.unfolded:  # a change to an unfolded definition changes the checker
+            got.unfolded = part.unfolded
+            got.dependencies = tuple(dict.fromkeys((*part.unfolded, *got.dependencies)))
+            got.version = _version(name, env, got.dependencies)
+        found.append(got)
+    unfolded = tuple(dict.fromkeys(n for p in parts for n in p.unfolded))
+    if len(found) == 1:
+        return found[0]
+    return Conjunction(name, tuple(found), tuple(p.text for p in parts), unfolded=unfolded)

@@ -147,6 +147,10 @@ class Inference:
             for _, ty in types:
                 if isinstance(resolve(ty), Meta):
                     self.use_or_unify(ty, top)
+            if expected is not None and ground(expected) is None:
+                # the tree is elaborated at the expected type: `dense W (x + δ)` solves
+                # the definition's implicit dimensions from the leaves' type
+                self.unify(expected, top)
         return top
 
     def synth(self, t: S.Term, scope: dict[str, Any]) -> Any:

@@ -1,6 +1,8 @@
 """A theorem's statement split into binders and the relation it states.
 
-Leading `∀ x,` and `P →` are binders; an equation between functions `f = fun
+Leading `∀ x,` and `P →` are binders (a statement of several clauses is split
+into them first: propositions.py); the relation is `=`, `≤`, `≥`, `<`, `>`,
+or `≠` / `↔` (read as readings.py says); an equation between functions `f = fun
 (x : T) => e` is checked pointwise at a sampled x : T; binders written without
 a type get the type their uses settle (inference.py) first, and a binder whose
 type is still unknown makes the theorem unsupported, saying why.
@@ -16,6 +18,8 @@ from checkers.derived.inference import settle_types
 from theorem_index.lean import syntax as S
 
 RELATIONS = ("=", "≤", "≥", "<", ">")
+# what a clause may state: a relation, or `≠` / `↔` (readings.py)
+STATED = (*RELATIONS, "≠", "↔")
 
 
 def split_statement(
@@ -24,7 +28,7 @@ def split_statement(
     """(every binder, the binders taken from the statement, the relation), or why not."""
     settled = settle_types(binders, statement, sem)
     extra, core = _peel(settled.statement)
-    if not (isinstance(core, S.BinOp) and core.op in RELATIONS):
+    if not (isinstance(core, S.BinOp) and core.op in STATED):
         what = core.op if isinstance(core, S.BinOp) else type(core).__name__
         return Unsupported(f"the statement is not an equation or inequality (its head is {what})")
     funext, core = _extensional(core, _binder_names(settled.binders + extra))

@@ -1,0 +1,231 @@
+"""A statement of several clauses (`A ∧ B`, a definition unfolded into a conjunction),
+checked clause by clause.
+
+Each clause is an ordinary derived checker (propositions.py splits the statement);
+`run_whole` runs each through the harness with the same trials, seed, dtype,
+pinned dimensions and dims draws, and merges:
+
+- `error` if a clause errs, else `fail` if one fails (that clause's
+  counterexample, dims and trial; the reason names the clause), else `pass` if
+  every clause passes, else `unsupported` (a clause that decided nothing: every
+  trial vacuous, say), with that clause's reason;
+- `parts` holds one row per clause: its statement, status, reason, trials,
+  failing trials, vacuous and tied trials, errors and its counterexample;
+- the vacuous and tied trials, the errors and the timings are summed or maxed
+  over the clauses; the assumptions are every clause's, once each.
+
+Each clause samples its inputs from the theorem's name and seed, as a single
+check would, so a shared binder takes the same values in every clause.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from checkers.core import DimConstraint, Evaluation, InputSpec, ToleranceOverride
+from checkers.result import CheckResult
+
+__all__ = ["Conjunction"]
+
+
+@dataclass(eq=False)
+class Conjunction:
+    name: str
+    clauses: tuple[Any, ...]  # DerivedChecker, one per clause
+    texts: tuple[str, ...]
+    kind: str = "derived"
+    tolerance: ToleranceOverride | None = None
+    unfolded: tuple[str, ...] = ()
+    _version: str = field(default="", init=False)
+
+    @property
+    def version(self) -> str:
+        if not self._version:
+            h = hashlib.sha256()
+            for c in self.clauses:
+                h.update(str(c.version).encode())
+            self._version = f"derived-1:{h.hexdigest()[:12]}"
+        return self._version
+
+    @property
+    def dim_names(self) -> tuple[str, ...]:
+        return _union(d for c in self.clauses for d in c.dim_names)
+
+    @property
+    def fixed_dims(self) -> Mapping[str, int]:
+        out: dict[str, int] = {}
+        for c in self.clauses:
+            out.update(c.fixed_dims)
+        return out
+
+    @property
+    def assumptions(self) -> tuple[str, ...]:
+        return _union(a for c in self.clauses for a in c.assumptions)
+
+    @property
+    def dependencies(self) -> tuple[str, ...]:
+        return _union((*self.unfolded, *(d for c in self.clauses for d in c.dependencies)))
+
+    @property
+    def description(self) -> str:
+        shown = "; ".join(f"({k}) {t}" for k, t in enumerate(self.texts, 1))
+        return f"derived checker of {len(self.clauses)} clauses, each checked: {shown}"
+
+    def dim_constraints(self) -> Sequence[DimConstraint]:
+        return _union(d for c in self.clauses for d in c.dim_constraints())
+
+    def input_specs(self, dims: Mapping[str, int]) -> dict[str, InputSpec]:
+        return {}
+
+    def build(self, dims: Mapping[str, int], dtype: Any) -> Evaluation:
+        raise TypeError(f"{self.name} is checked clause by clause (run_whole)")
+
+    def run_whole(
+        self,
+        *,
+        trials: int,
+        seed: int,
+        dtype: str,
+        dims: Mapping[str, int],
+        draws: int | None = None,
+        shrink_failures: bool = True,
+    ) -> CheckResult:
+        from checkers.harness import run_checker  # the harness imports the checkers
+
+        start = time.perf_counter()
+        unknown = sorted(set(dims) - set(self.dim_names))
+        results = []
+        for c in self.clauses:
+            pins = {k: v for k, v in dims.items() if k in c.dim_names}
+            results.append(
+                run_checker(
+                    c,
+                    trials=trials,
+                    seed=seed,
+                    dtype=dtype,
+                    dims=pins,
+                    draws=draws,
+                    shrink_failures=shrink_failures,
+                )
+            )
+        merged = merge(self, results, trials, seed, dtype)
+        if unknown:
+            merged = _replace(
+                merged,
+                status="error",
+                reason=f"no dimension {', '.join(unknown)} (dimensions: "
+                f"{', '.join(self.dim_names) or 'none'})",
+            )
+        return _replace(merged, duration_s=round(time.perf_counter() - start, 6))
+
+
+def merge(
+    checker: Conjunction, results: Sequence[CheckResult], trials: int, seed: int, dtype: str
+) -> CheckResult:
+    """One result for the whole statement from its clauses' (see the module)."""
+    n = len(results)
+
+    def where(k: int) -> str:
+        return f"clause {k + 1} of {n} ({checker.texts[k]})"
+
+    status, pick = "pass", None
+    for wanted in ("error", "fail", "unsupported"):
+        hit = [k for k, r in enumerate(results) if r.status == wanted]
+        if hit:
+            status, pick = wanted, hit[0]
+            break
+    if pick is None:
+        reason = f"all {n} clauses hold: " + "; ".join(
+            f"({k + 1}) {r.reason}" for k, r in enumerate(results)
+        )
+        chosen = max(results, key=lambda r: r.max_abs_err or 0.0)
+    else:
+        chosen = results[pick]
+        verb = {"error": "errs", "fail": "fails", "unsupported": "decides nothing"}[status]
+        reason = f"{where(pick)} {verb}: {chosen.reason}"
+    errs = [r.max_abs_err for r in results if r.max_abs_err is not None]
+    rels = [r.max_rel_err for r in results if r.max_rel_err is not None]
+    draws: list[dict[str, int]] = []
+    for r in results:
+        for d in r.draws:
+            if d not in draws:
+                draws.append(dict(d))
+    return CheckResult(
+        name=checker.name,
+        status=status,
+        checker="derived",
+        reason=reason,
+        trials=trials,
+        seed=seed,
+        dtype=dtype,
+        dims=dict(chosen.dims),
+        max_abs_err=max(errs) if errs else None,
+        max_rel_err=max(rels) if rels else None,
+        atol=chosen.atol,
+        rtol=chosen.rtol,
+        device=chosen.device,
+        worst_index=chosen.worst_index,
+        trial=chosen.trial,
+        vacuous_trials=sum(r.vacuous_trials for r in results),
+        tied_trials=sum(r.tied_trials for r in results),
+        draws=draws,
+        assumptions=checker.assumptions,
+        dependencies=checker.dependencies,
+        counterexample=chosen.counterexample if status == "fail" else None,
+        version=checker.version,
+        stats=_stats(results),
+        rescaled_trials=sum(r.rescaled_trials for r in results),
+        parts=[_row(k, checker, r) for k, r in enumerate(results)],
+    )
+
+
+def _row(k: int, checker: Conjunction, r: CheckResult) -> dict[str, Any]:
+    """A clause's row, in the columns of a whole check's parts (family, nodes, ...)."""
+    per_draw = r.stats.get("per_draw") or []
+    failing = sum(int(d.get("failing_trials") or 0) for d in per_draw)
+    evaluated = sum(int(d.get("trials") or 0) for d in per_draw)
+    return {
+        "family": f"clause {k + 1}: {checker.texts[k]}",
+        "nodes": evaluated,
+        "max_abs_err": r.max_abs_err,
+        "max_rel_err": r.max_rel_err,
+        "worst_node": f"trial {r.trial}" if r.trial is not None else "",
+        "worst_ratio": None,
+        "rtol": r.rtol,
+        "failing": failing,
+        "status": r.status,
+        "reason": r.reason,
+        "relation": getattr(checker.clauses[k], "relation", "="),
+        "vacuous_trials": r.vacuous_trials,
+        "tied_trials": r.tied_trials,
+        "dims": dict(r.dims),
+        "counterexample": None if r.counterexample is None else r.counterexample.to_json(),
+    }
+
+
+def _stats(results: Sequence[CheckResult]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for r in results:
+        for key, v in r.stats.items():
+            if isinstance(v, int | float) and not isinstance(v, bool):
+                out[key] = round(out.get(key, 0) + v, 6)
+    out["per_draw"] = [d for r in results for d in r.stats.get("per_draw") or []]
+    return out
+
+
+def _replace(result: CheckResult, **changes: Any) -> CheckResult:
+    import dataclasses
+
+    return dataclasses.replace(result, **changes)
+
+
+def _union(items: Any) -> tuple[Any, ...]:
+    out: list[Any] = []
+    for x in items:
+        if x not in out:
+            out.append(x)
+    return tuple(out)

@@ -3,7 +3,7 @@ vocabulary ranked by the theorems each name would unlock."""
 
 from __future__ import annotations
 
-from checkers import Environment, Registry
+from checkers import Environment, Registry, Unsupported
 from checkers.coverage import Blocker, blocker, coverage
 from theorem_index.model import Declaration
 
@@ -42,7 +42,7 @@ DECLS = (
     _theorem("Proofs.foo_only", "A", "(x : ℝ)", "foo x = x"),
     _theorem("Proofs.foo_bar", "B", "(x : ℝ)", "foo x = bar x"),
     _theorem("Proofs.foo_again", "B", "(x : ℝ)", "foo (x + 1) = 0"),
-    _theorem("Proofs.iff", "B", "(x : ℝ)", "x = x ↔ True"),
+    _theorem("Proofs.exists", "B", "(x : ℝ)", "∃ y : ℝ, y = x"),
     _theorem("Proofs.untyped", "B", "", "∀ a b, a + b = b + a"),
 )
 
@@ -64,7 +64,7 @@ def test_rank_vocabulary_by_sole_blocker_then_blocks() -> None:
 def test_group_reasons_without_missing_vocabulary() -> None:
     report = coverage(environment(*DECLS))
     assert dict(report.other_reasons) == {
-        "the statement is not an equation or inequality (its head is ↔)": 1,
+        "the statement is an existential (∃) whose witness is not given": 1,
         "the binder a has no type, and its uses do not settle it": 1,
     }
 
@@ -101,3 +101,37 @@ def test_count_list_data_as_covered() -> None:
         _theorem("Proofs.row", "A", "", "∀ a, wr a ≤ 1"),
     )
     assert blocker("Proofs.row", env) is None
+
+
+PROPOSITIONS = (
+    definition("Proofs.Below", "(a b : ℝ)", "Prop", "Proofs.Below a b = (∀ z, z ≤ a → z ≤ b)"),
+    _theorem("Proofs.conj", "P", "(x : ℝ)", "x + 0 = x ∧ x * 1 = x"),
+    _theorem("Proofs.unfold", "P", "(a b : ℝ) (h : a ≤ b)", "Below a b"),
+    _theorem("Proofs.ne", "P", "(x : ℝ)", "Real.exp x ≠ 0"),
+    _theorem("Proofs.iff", "P", "(x : ℝ)", "0 < x ↔ 0 < x ^ 3"),
+    _theorem("Proofs.conj_foo", "P", "(x : ℝ)", "x = x ∧ foo x = 0"),
+    _theorem("Proofs.list", "P", "", "∀ p ∈ someList, p = p"),
+)
+
+
+def test_count_propositions_the_derived_checker_splits() -> None:
+    env = environment(*PROPOSITIONS)
+    for name in ("Proofs.conj", "Proofs.unfold", "Proofs.ne", "Proofs.iff"):
+        assert blocker(name, env) is None, name
+    assert blocker("Proofs.conj_foo", env) == Blocker(
+        "no semantics for: foo (in clause 2 of 2: foo x = 0)", ("foo",)
+    )
+    why = blocker("Proofs.list", env)
+    assert why is not None and why.reason.startswith("a ∀ bounded by a set the evaluator")
+
+
+def test_agree_with_the_derived_checker_on_propositions() -> None:
+    from checkers.derived import derive
+
+    env = environment(*PROPOSITIONS)
+    for decl in PROPOSITIONS[1:]:
+        why = blocker(decl.name, env)
+        got = derive(decl.name, env)
+        assert (why is None) == (not isinstance(got, Unsupported)), decl.name
+        if why is not None:
+            assert isinstance(got, Unsupported) and got.reason == why.reason

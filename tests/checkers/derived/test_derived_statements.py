@@ -51,7 +51,7 @@ def test_report_missing_names_reached_through_an_equation() -> None:
 
 
 def test_refuse_statement_that_is_not_an_equation() -> None:
-    env = environment(theorem("Proofs.t", "(x y : ℝ)", "x = y ↔ y = x"))
+    env = environment(theorem("Proofs.t", "(x y : ℝ)", "x = y ∨ x ≠ y"))
     result = derive("Proofs.t", env)
     assert isinstance(result, Unsupported)
     assert "not an equation" in result.reason

@@ -34,7 +34,7 @@ from typing import Any
 
 from checkers.core import Unsupported
 from checkers.derived.bounds import _INTERVALS, _head_name
-from checkers.derived.inference import Inference
+from checkers.derived.inference import Inference, settle_types
 from checkers.derived.substitute import Capture, names_in, substitute
 from checkers.derived.types import PROP_NAMES, const_name, head_and_args
 from checkers.derived.unify import (
@@ -379,7 +379,10 @@ def _load_predicate(sem: Any, name: str) -> _Predicate | None:
             renamed.append(_Param(v.name, p.type, p.kind))
         else:
             renamed.append(p)
-    return _Predicate(tuple(renamed), eq.rhs)
+    # untyped binders of the body (`∀ v, .. f v ..`) typed in the definition's own
+    # context, where the parameters' types settle them, before any argument replaces them
+    body = settle_types(a.binders, eq.rhs, sem).statement
+    return _Predicate(tuple(renamed), body)
 
 
 def _is_prop(t: S.Term) -> bool:

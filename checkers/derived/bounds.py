@@ -30,7 +30,6 @@ leaves that trial vacuous, and counted, never silently wrong.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -120,50 +119,13 @@ def plan_all(
         else:
             out[hyp] = picked
             chosen.extend(picked)
-    if len(out) == len(found) and _crosses(chosen[len(existing) :], existing):
-        better = _search(found, existing)  # `l ≤ z → z ≤ u → u ≤ 0`: a chain, not a cross
+    if len(out) == len(found) and crosses(chosen[len(existing) :], existing):
+        from checkers.derived.bound_search import search  # it reads this module's rules
+
+        better = search(found, existing)  # `l ≤ z → z ≤ u → u ≤ 0`: a chain, not a cross
         if better is not None:
             return better
     return out
-
-
-def _crosses(plans: Sequence[BoundPlan], existing: Sequence[BoundPlan]) -> int:
-    """How many of `plans` may cross another bound (`_may_cross`)."""
-    return sum(_may_cross([p], [*existing, *(q for q in plans if q is not p)]) for p in plans)
-
-
-_SEARCH = 4096  # assignments tried at most
-
-
-def _search(
-    found: Sequence[tuple[str, list[list[list[BoundPlan]]]]], existing: Sequence[BoundPlan]
-) -> dict[str, list[BoundPlan]] | None:
-    """The assignment of a way to every part of every hypothesis with the fewest bounds
-    that may cross and no input reading itself; None when there are too many to try or
-    none is better than crossing."""
-    slots = [(hyp, options) for hyp, ways in found for options in ways]
-    total = 1
-    for _, options in slots:
-        total *= len(options)
-    if total > _SEARCH:
-        return None
-    best: tuple[int, dict[str, list[BoundPlan]]] | None = None
-    for pick in itertools.product(*(options for _, options in slots)):
-        plans = [p for option in pick for p in option]
-        deps: dict[str, set[str]] = {}
-        for b in [*existing, *plans]:
-            deps.setdefault(b.target, set()).update(b.names)
-        if any(_reaches(p.names, p.target, deps) for p in plans):
-            continue
-        score = _crosses(plans, existing)
-        if best is None or score < best[0]:
-            out: dict[str, list[BoundPlan]] = {}
-            for (hyp, _), option in zip(slots, pick, strict=True):
-                out.setdefault(hyp, []).extend(option)
-            best = (score, out)
-            if score == 0:
-                break
-    return best[1] if best is not None and best[0] == 0 else None
 
 
 def _split(prop: S.Term) -> tuple[tuple[str, ...], list[S.Term]] | None:
@@ -197,7 +159,12 @@ def _cyclic(option: Sequence[BoundPlan], deps: Mapping[str, set[str]]) -> bool:
     more = {k: set(v) for k, v in deps.items()}
     for p in option:
         more.setdefault(p.target, set()).update(p.names)
-    return any(_reaches(p.names, p.target, more) for p in option)
+    return any(reaches(p.names, p.target, more) for p in option)
+
+
+def crosses(plans: Sequence[BoundPlan], existing: Sequence[BoundPlan]) -> int:
+    """How many of `plans` may cross another bound (`_may_cross`)."""
+    return sum(_may_cross([p], [*existing, *(q for q in plans if q is not p)]) for p in plans)
 
 
 def _may_cross(option: Sequence[BoundPlan], chosen: Sequence[BoundPlan]) -> bool:
@@ -378,7 +345,7 @@ def _acceptable(
     return True
 
 
-def _reaches(starts: frozenset[str], goal: str, deps: Mapping[str, set[str]]) -> bool:
+def reaches(starts: frozenset[str], goal: str, deps: Mapping[str, set[str]]) -> bool:
     """Whether some input in `starts` reads `goal` through the bounds planned so far."""
     seen: set[str] = set()
     todo = list(starts)

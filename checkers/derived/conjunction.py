@@ -27,9 +27,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from checkers.core import DimConstraint, Evaluation, InputSpec, ToleranceOverride
+from checkers.derived.propositions import Clause
 from checkers.result import CheckResult
 
-__all__ = ["Conjunction"]
+__all__ = ["Conjunction", "derive_conjunction"]
 
 
 @dataclass(eq=False)
@@ -121,6 +122,28 @@ class Conjunction:
                 f"{', '.join(self.dim_names) or 'none'})",
             )
         return _replace(merged, duration_s=round(time.perf_counter() - start, 6))
+
+
+def derive_conjunction(name: str, env: Any, sem: Any, parts: Sequence[Clause]) -> Any:
+    """A checker per clause (a `Conjunction` of them when there are several), or why the
+    statement cannot be checked: the first clause that cannot, named."""
+    from checkers.derived.derive import DerivedChecker, checker_version, derive_clause
+
+    found: list[DerivedChecker] = []
+    for k, part in enumerate(parts):
+        got = derive_clause(name, env, sem, part.binders, part.statement)
+        if not isinstance(got, DerivedChecker):
+            where = f" (in clause {k + 1} of {len(parts)}: {part.text})" if len(parts) > 1 else ""
+            return type(got)(f"{got.reason}{where}", got.missing)
+        if part.unfolded:  # a change to an unfolded definition changes the checker
+            got.unfolded = part.unfolded
+            got.dependencies = tuple(dict.fromkeys((*part.unfolded, *got.dependencies)))
+            got.version = checker_version(name, env, got.dependencies)
+        found.append(got)
+    unfolded = tuple(dict.fromkeys(n for p in parts for n in p.unfolded))
+    if len(found) == 1:
+        return found[0]
+    return Conjunction(name, tuple(found), tuple(p.text for p in parts), unfolded=unfolded)
 
 
 def merge(

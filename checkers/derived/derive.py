@@ -36,6 +36,7 @@ from checkers.derived.arith import select
 from checkers.derived.binders import Input, Plan, plan_binders
 from checkers.derived.bound_values import to_bound
 from checkers.derived.coercion import Ctx, coerce, settle
+from checkers.derived.conjunction import derive_conjunction
 from checkers.derived.drawn_functions import COVERS as FUNCTIONS_COVERED
 from checkers.derived.drawn_functions import function_specs, function_value
 from checkers.derived.errors import EvalError, NotSupported
@@ -43,7 +44,7 @@ from checkers.derived.evaluate import Evaluator
 from checkers.derived.exact import EXACT, exact_sides, list_sides
 from checkers.derived.measure import Meter, paused
 from checkers.derived.premises import per_trial, premise_fn, probe_or_refuse
-from checkers.derived.propositions import Clause, clauses
+from checkers.derived.propositions import clauses
 from checkers.derived.readings import harness_relation, reading_note, truth_values
 from checkers.derived.reparam import reparametrise
 from checkers.derived.semantics import Semantics
@@ -352,7 +353,7 @@ def _sampler(inp: Input) -> StructSampler:
     return sampler
 
 
-def _version(name: str, env: Any, deps: tuple[str, ...]) -> str:
+def checker_version(name: str, env: Any, deps: tuple[str, ...]) -> str:
     h = hashlib.sha256(VERSION.encode())
     for n in (name, *deps):
         d = env.get(n) if hasattr(env, "get") else None
@@ -413,7 +414,7 @@ def derive(name: str, env: Any) -> DerivedChecker | Unsupported:
         return parts
     if len(parts) == 1 and not parts[0].unfolded:
         return derive_clause(name, env, sem, parts[0].binders, parts[0].statement)
-    return conjunction(name, env, sem, parts)
+    return derive_conjunction(name, env, sem, parts)
 
 
 def derive_clause(
@@ -481,7 +482,7 @@ def _derive_plan(
         plan=plan,
         semantics=sem,
         dependencies=deps,
-        version=_version(name, env, deps),
+        version=checker_version(name, env, deps),
     )
     retry = bool(plan.value_args)
     try:
@@ -496,25 +497,3 @@ def _derive_plan(
     if refused is not None:
         return Unsupported(refused), False
     return checker
-
-
-def conjunction(name: str, env: Any, sem: Semantics, parts: Sequence[Clause]) -> Any:
-    """A checker per clause (a `Conjunction` of them when there are several), or why the
-    statement cannot be checked: the first clause that cannot, named."""
-    from checkers.derived.conjunction import Conjunction
-
-    found: list[DerivedChecker] = []
-    for k, part in enumerate(parts):
-        got = derive_clause(name, env, sem, part.binders, part.statement)
-        if not isinstance(got, DerivedChecker):
-            where = f" (in clause {k + 1} of {len(parts)}: {part.text})" if len(parts) > 1 else ""
-            return type(got)(f"{got.reason}{where}", got.missing)
-        if part.unfolded:  # a change to an unfolded definition changes the checker
-            got.unfolded = part.unfolded
-            got.dependencies = tuple(dict.fromkeys((*part.unfolded, *got.dependencies)))
-            got.version = _version(name, env, got.dependencies)
-        found.append(got)
-    unfolded = tuple(dict.fromkeys(n for p in parts for n in p.unfolded))
-    if len(found) == 1:
-        return found[0]
-    return Conjunction(name, tuple(found), tuple(p.text for p in parts), unfolded=unfolded)

@@ -493,3 +493,62 @@ def test_error_when_measures_are_not_a_mapping(measured):
     result = check("Test.bad_measures", measured, dims={"n": 2}, draws=1)
     assert result.status == "error"
     assert "must return (lhs, rhs) or (lhs, rhs, measures)" in result.reason
+
+
+# --- statements of several clauses (checkers/derived/conjunction.py) -----------------
+
+
+def _clauses_env(*decls: Declaration) -> Environment:
+    return Environment.from_declarations(decls, registry=Registry())
+
+
+def _thm(name: str, binders: str, statement: str) -> Declaration:
+    return Declaration(
+        name=name,
+        kind="theorem",
+        module="Test",
+        binders=binders,
+        statement=statement,
+        namespace="Proofs",
+    )
+
+
+def test_check_conjunction_clause_by_clause_with_shared_seed_and_dims() -> None:
+    env = _clauses_env(
+        _thm("Proofs.both", "{n : ℕ} (v : Vec n)", "∑ i, v i = ∑ i, v i ∧ ∀ i, v i ≤ v i + 1")
+    )
+    r = check("Proofs.both", env, trials=8, seed=3, dims={"n": 2})
+    assert r.status == "pass", r.reason
+    assert r.draws == [{"n": 2}]
+    assert [p["status"] for p in r.parts] == ["pass", "pass"]
+    assert [p["relation"] for p in r.parts] == ["=", "≤"]
+    assert all(p["nodes"] == 8 for p in r.parts)
+    assert _stable(r) == _stable(check("Proofs.both", env, trials=8, seed=3, dims={"n": 2}))
+
+
+def test_fail_conjunction_with_the_failing_clause_counterexample() -> None:
+    env = _clauses_env(_thm("Proofs.one_false", "(x : ℝ)", "x ≤ x ∧ x < x ∧ x = x"))
+    r = check("Proofs.one_false", env, trials=8)
+    assert r.status == "fail"
+    assert r.reason.startswith("clause 2 of 3 (x < x) fails: 8 of 8 trials violate <")
+    assert r.counterexample is not None
+    assert r.parts[1]["counterexample"] == r.counterexample.to_json()
+    assert [p["status"] for p in r.parts] == ["pass", "fail", "pass"]
+
+
+def test_report_conjunction_whose_clause_decides_nothing_as_unsupported() -> None:
+    env = _clauses_env(
+        _thm("Proofs.vacuous", "(x : ℝ)", "x = x ∧ (x * x < 0 → x = x + 1)"),
+    )
+    r = check("Proofs.vacuous", env, trials=8)
+    # the second clause's hypothesis never holds: refused when derived, so the whole
+    # statement is unsupported, naming the clause
+    assert r.status == "unsupported"
+    assert "(in clause 2 of 2: x = x + 1)" in r.reason
+
+
+def test_refuse_pinned_dimension_no_clause_has() -> None:
+    env = _clauses_env(_thm("Proofs.both2", "(x : ℝ)", "x = x ∧ x ≤ x"))
+    r = check("Proofs.both2", env, trials=4, dims={"q": 2})
+    assert r.status == "error"
+    assert r.reason == "no dimension q (dimensions: none)"

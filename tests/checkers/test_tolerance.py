@@ -109,3 +109,21 @@ def test_compare_tie_within_rounding_fails_strict_and_holds_non_strict():
 def test_refuse_unknown_relation():
     with pytest.raises(ValueError, match="relation must be one of =, ≤, <, ≥, >"):
         compare(np.zeros(1), np.zeros(1), F64, relation="≠")
+
+
+def test_compare_not_equal_fails_ties_and_holds_differences():
+    tol = TOLERANCES["float64"]
+    c = compare(np.array([1.0, 1.0, 2.0]), np.array([1.0, 1.0 + 1e-14, 3.0]), tol, relation="≠")
+    assert c.ok.tolist() == [False, False, True]
+    assert c.tied.tolist() == [True, True, False]
+
+
+def test_judge_not_equal_of_arrays_holds_where_some_entry_differs():
+    from checkers.verdict import judge
+
+    lhs = np.array([[1.0, 2.0], [1.0, 2.0]])
+    rhs = np.array([[1.0, 5.0], [1.0, 2.0]])
+    outs = (lhs, rhs, np.zeros(2), np.zeros(2), np.ones(2))
+    v = judge(outs, "float64", TOLERANCES["float64"], "≠")
+    assert v.ok.tolist() == [[True, True], [False, False]]
+    assert v.tied.tolist() == [[False, False], [True, True]]

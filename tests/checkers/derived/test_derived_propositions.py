@@ -62,7 +62,8 @@ def test_unfold_predicate_with_its_arguments_substituted() -> None:
     assert not isinstance(got, Unsupported)
     (clause,) = got
     assert clause.unfolded == ("Proofs.ReluLB",)
-    assert str(print_term(clause.statement)) == "∀ z, l ≤ z → z ≤ u → 0 * z + 0 ≤ v * max z 0"
+    # z typed in the definition's context (z ≤ u with u : ℝ)
+    assert str(print_term(clause.statement)) == "∀ z : ℝ, l ≤ z → z ≤ u → 0 * z + 0 ≤ v * max z 0"
 
 
 def test_substitute_renames_bound_variable_an_argument_mentions() -> None:
@@ -226,3 +227,41 @@ def test_check_forall_with_binder_bound_as_premise() -> None:
     assert _checked(ok, "Proofs.t").status == "pass"
     bad = (theorem("Proofs.t", "", "∀ ε ≥ (1 : ℝ), ε < 2"),)
     assert _checked(bad, "Proofs.t", trials=64).status == "fail"
+
+
+# --- sampling the premises to hold ------------------------------------------------------
+
+LO = definition("Proofs.lo", "", "Fin 3 → ℝ", "Proofs.lo = ![-1, 0, 2]")
+HI = definition("Proofs.hi", "", "Fin 3 → ℝ", "Proofs.hi = ![1, 3, 2]")
+
+
+def test_draw_binder_inside_bounds_the_sampler_cannot_compute() -> None:
+    decls = (LO, HI, theorem("Proofs.t", "", "∀ t : Fin 3, ∀ z : ℝ, lo t ≤ z → z ≤ hi t → z ≤ 3"))
+    c = derive("Proofs.t", environment(*decls))
+    assert isinstance(c, DerivedChecker)
+    assert any(
+        a.startswith("z is drawn from its bounds through zₛ ∈ [0, 1]") for a in c.assumptions
+    )
+    r = _checked(decls, "Proofs.t", trials=64)
+    assert r.status == "pass", r.reason
+    assert r.vacuous_trials <= 0.1 * 64
+
+
+def test_fail_false_statement_over_bounds_drawn_inside() -> None:
+    # z = 2.5 lies in [lo 1, hi 1] = [0, 3] and breaks it
+    decls = (LO, HI, theorem("Proofs.t", "", "∀ t : Fin 3, ∀ z : ℝ, lo t ≤ z → z ≤ hi t → z ≤ 2"))
+    r = _checked(decls, "Proofs.t", trials=64)
+    assert r.status == "fail", r.reason
+
+
+def test_unfold_hypothesis_that_is_a_predicate_into_bounds() -> None:
+    inside = definition(
+        "Proofs.Inside", "(a b x : ℝ)", "Prop", "Proofs.Inside a b x = (a ≤ x ∧ x ≤ b)"
+    )
+    decls = (inside, theorem("Proofs.t", "(x : ℝ) (h : Inside 0 1 x)", "x * x ≤ x"))
+    c = derive("Proofs.t", environment(*decls))
+    assert isinstance(c, DerivedChecker)
+    assert "Proofs.Inside" in c.dependencies
+    r = _checked(decls, "Proofs.t", trials=64)
+    assert r.status == "pass", r.reason
+    assert r.vacuous_trials == 0

@@ -15,7 +15,9 @@ each type), types, evaluate with its parts operators, forms, patterns,
 notation and arguments (the interpreter), vectorise, derivatives, equations
 (definitions unfolded, recursive ones included), binders and premises
 (hypotheses), structures and drawn_functions (binders drawn by a sampler),
-derive. The semantics library, one file per source of constants: lean_core
+derive; statements of several clauses: propositions (conjunctions split,
+predicates unfolded, with substitute), readings (`≠`, `↔`), conjunction (their
+checker), reparam and bound_search (premises sampled to hold). The semantics library, one file per source of constants: lean_core
 (Lean core and Mathlib numbers, `Fin`, big operators), lists (Lean core's
 `List.*` and the `Int` constructors), finsets, counting and probability;
 each project's pack (the upstream one is vocabulary, with float_model) is
@@ -23,6 +25,7 @@ loaded as a plugin (plugins.py) into semantics.LIBRARY.
 """
 
 from checkers.core import Unsupported
+from checkers.derived.conjunction import Conjunction
 from checkers.derived.derive import DerivedChecker, derive
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.evaluate import Evaluator
@@ -30,6 +33,7 @@ from checkers.derived.semantics import LIBRARY, Semantics
 
 __all__ = [
     "LIBRARY",
+    "Conjunction",
     "DerivedChecker",
     "EvalError",
     "Evaluator",

@@ -41,7 +41,7 @@ def search(
             deps.setdefault(b.target, set()).update(b.names)
         if any(reaches(p.names, p.target, deps) for p in plans):
             continue
-        score = crosses(plans, existing)
+        score = crosses(pick, existing)
         if best is None or score < best[0]:
             out: dict[str, list[BoundPlan]] = {}
             for (hyp, _), option in zip(slots, pick, strict=True):

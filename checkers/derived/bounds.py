@@ -108,18 +108,20 @@ def plan_all(
     order = sorted(range(len(found)), key=lambda k: (max(len(w) for w in found[k][1]), k))
     chosen = list(existing)
     out: dict[str, list[BoundPlan]] = {}
+    taken: list[list[BoundPlan]] = []  # the way each part is met
     for k in order:
         hyp, ways = found[k]
-        picked: list[BoundPlan] = []
+        picked: list[list[BoundPlan]] = []
         for options in ways:
-            best = _choose(options, chosen + picked, reals)
+            best = _choose(options, chosen + [p for o in picked for p in o], reals)
             if best is None:
                 break
-            picked.extend(best)
+            picked.append(best)
         else:
-            out[hyp] = picked
-            chosen.extend(picked)
-    if len(out) == len(found) and crosses(chosen[len(existing) :], existing):
+            out[hyp] = [p for o in picked for p in o]
+            chosen.extend(out[hyp])
+            taken.extend(picked)
+    if len(out) == len(found) and crosses(taken, existing):
         from checkers.derived.bound_search import search  # it reads this module's rules
 
         better = search(found, existing)  # `l ≤ z → z ≤ u → u ≤ 0`: a chain, not a cross
@@ -162,9 +164,25 @@ def _cyclic(option: Sequence[BoundPlan], deps: Mapping[str, set[str]]) -> bool:
     return any(reaches(p.names, p.target, more) for p in option)
 
 
-def crosses(plans: Sequence[BoundPlan], existing: Sequence[BoundPlan]) -> int:
-    """How many of `plans` may cross another bound (`_may_cross`)."""
-    return sum(_may_cross([p], [*existing, *(q for q in plans if q is not p)]) for p in plans)
+def crosses(ways: Sequence[Sequence[BoundPlan]], existing: Sequence[BoundPlan]) -> int:
+    """How many bounds of the chosen `ways` (one per part of a hypothesis) may cross a
+    bound on the other side of their input from another way or from `existing`: a lower
+    bound with an upper one, unless the lower is 0 and the upper non-negative. Bounds of
+    one way (`|x - c| ≤ r`: c - r and c + r) are that way's own concern (`_may_cross`)."""
+    n = 0
+    for k, way in enumerate(ways):
+        others = [*existing, *(p for j, w in enumerate(ways) if j != k for p in w)]
+        for p in way:
+            if p.side == "other":
+                continue
+            for b in others:
+                if b.target != p.target or b.side in (p.side, "other"):
+                    continue
+                low, high = (p, b) if p.side == "lower" else (b, p)
+                if not (_is_zero(low.expr) and _nonneg(high.expr, set())):
+                    n += 1
+                    break
+    return n
 
 
 def _may_cross(option: Sequence[BoundPlan], chosen: Sequence[BoundPlan]) -> bool:

@@ -265,3 +265,18 @@ def test_unfold_hypothesis_that_is_a_predicate_into_bounds() -> None:
     r = _checked(decls, "Proofs.t", trials=64)
     assert r.status == "pass", r.reason
     assert r.vacuous_trials == 0
+
+
+def test_pass_box_premise_sampled_as_a_chain() -> None:
+    # `lo i ≤ u i ∧ u i ≤ hi i` from one hypothesis: lo ≤ u ≤ hi, not u between two
+    # independent draws that cross in half of the entries
+    decls = (
+        theorem(
+            "Proofs.t",
+            "{n : ℕ} (lo hi u : Vec n) (h : ∀ i, lo i ≤ u i ∧ u i ≤ hi i)",
+            "∀ i, lo i ≤ hi i",
+        ),
+    )
+    r = _checked(decls, "Proofs.t", trials=32)
+    assert r.status == "pass", r.reason
+    assert r.vacuous_trials == 0

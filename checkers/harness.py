@@ -1,10 +1,10 @@
 """The harness: runs a checker over dims draws and trials and writes the result record.
 
-Comparison (checkers/tolerance.py). The checker's `relation` (`=`, `≤`, `<`,
-`≥`, `>`; '=' when it has none) is decided elementwise at the scale of the
+Comparison (checkers/tolerance.py). The checker's `relation` (`=`, `≤`, `<`, `≥`,
+`>`, `≠`; '=' when it has none) is decided elementwise at the scale of the
 values: within atol + rtol * max(|lhs|, |rhs|, scale), where `scale` is the
 largest operand of an addition the trial evaluated (derived checkers, see
-checkers/derived/measure.py). A tie within that tolerance fails `<` and `>`
+checkers/derived/measure.py). A tie within that tolerance fails `<`, `>`, `≠`
 (unless a value underflowed: undecided) and holds `≤` and `≥`; the result
 counts `tied_trials` and `vacuous_trials`. float32 / bfloat16: the real inputs
 are rounded to the dtype, both sides are evaluated in the dtype and in float64

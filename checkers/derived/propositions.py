@@ -186,7 +186,7 @@ class _Walker:
                 )
         elif op not in ("<", "≤", ">", "≥", "≠", "∉"):
             raise _Refused(f"∀ {', '.join(names)} {op} {print_term(rhs)}: an unknown binder bound")
-        steps = [_Step("∀", tuple(dataclasses.replace(b, type=b.type) for b in t.binders))]
+        steps = [_Step("∀", t.binders)]
         for n in names:
             steps.append(_Step("→", premise=S.BinOp(op, S.Var(n), rhs)))
         return tuple(steps)

@@ -39,7 +39,7 @@ def reparametrise(
     items = list(every)
     k = start
     while k < len(items):
-        got = _rewrite(items, k, core, start)
+        got = _rewrite(items, k, core)
         if got is not None:
             items, core, note = got
             notes.append(note)
@@ -48,7 +48,7 @@ def reparametrise(
 
 
 def _rewrite(
-    items: list[S.Binder], k: int, core: S.BinOp, start: int
+    items: list[S.Binder], k: int, core: S.BinOp
 ) -> tuple[list[S.Binder], S.BinOp, str] | None:
     b = items[k]
     if len(b.names) != 1 or b.pattern is not None or not _is_real(b.type):
@@ -63,7 +63,7 @@ def _rewrite(
         if side is None:
             continue
         kind, strict, e = side
-        if not (names_in(e) - _constants_ok(e)) <= before:
+        if not (names_in(e) - _bound_inside(e)) <= before:
             continue  # it reads a binder declared after z
         if kind == "lower" and low is None:
             low = (strict, e)
@@ -136,8 +136,8 @@ def _bound_of(t: S.Term | None, z: str) -> tuple[str, bool, S.Term] | None:
     return None
 
 
-def _constants_ok(e: S.Term) -> set[str]:
-    """Names in `e` that are not binders of the statement: bound inside it."""
+def _bound_inside(e: S.Term) -> set[str]:
+    """The names `e` binds itself (`∑ j, ..`): not binders of the statement."""
     return {n for u in S.subterms(e) if isinstance(u, S.Binder) for n in u.names}
 
 

@@ -11,7 +11,7 @@ LEAN = """namespace Proofs
 
 theorem foo_only (x : Real) : foo x = x := by sorry
 theorem foo_bar (x : Real) : foo x = bar x := by sorry
-theorem not_relation (x : Real) : x = x ↔ True := by sorry
+theorem not_relation (x : Real) : ∃ y : Real, y = x := by sorry
 
 end Proofs
 """.encode()
@@ -44,7 +44,7 @@ def test_read_coverage_counts_modules_and_ranks_vocabulary(client: TestClient) -
         "count": 2,
     }
     reasons = {r["reason"]: r["theorems"] for r in body["other_reasons"]["data"]}
-    assert reasons["the statement is not an equation or inequality (its head is ↔)"] == 1
+    assert reasons["the statement is an existential (∃) whose witness is not given"] == 1
 
 
 def test_read_coverage_of_one_module_and_of_an_unknown_one(client: TestClient) -> None:

@@ -17,7 +17,8 @@ notation and arguments (the interpreter), vectorise, derivatives, equations
 (hypotheses), structures and drawn_functions (binders drawn by a sampler),
 derive; statements of several clauses: propositions (conjunctions split,
 predicates unfolded, with substitute), readings (`≠`, `↔`), conjunction (their
-checker), reparam and bound_search (premises sampled to hold). The semantics library, one file per source of constants: lean_core
+checker), reparam and bound_search (premises sampled to hold). The semantics
+library, one file per source of constants: lean_core
 (Lean core and Mathlib numbers, `Fin`, big operators), lists (Lean core's
 `List.*` and the `Int` constructors), finsets, counting and probability;
 each project's pack (the upstream one is vocabulary, with float_model) is

@@ -26,8 +26,9 @@ loaded as a plugin (plugins.py) into semantics.LIBRARY.
 """
 
 from checkers.core import Unsupported
+from checkers.derived.checker import DerivedChecker
 from checkers.derived.conjunction import Conjunction
-from checkers.derived.derive import DerivedChecker, derive
+from checkers.derived.derive import derive
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.evaluate import Evaluator
 from checkers.derived.semantics import LIBRARY, Semantics

@@ -127,7 +127,8 @@ class Conjunction:
 def derive_conjunction(name: str, env: Any, sem: Any, parts: Sequence[Clause]) -> Any:
     """A checker per clause (a `Conjunction` of them when there are several), or why the
     statement cannot be checked: the first clause that cannot, named."""
-    from checkers.derived.derive import DerivedChecker, checker_version, derive_clause
+    from checkers.derived.checker import DerivedChecker, checker_version
+    from checkers.derived.derive import derive_clause
 
     found: list[DerivedChecker] = []
     for k, part in enumerate(parts):

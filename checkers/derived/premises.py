@@ -35,7 +35,7 @@ from checkers.sampling import DimsError, draw_dims, draw_key, fin_plan, sample_b
 
 if TYPE_CHECKING:
     from checkers.derived.binders import Hyp
-    from checkers.derived.derive import DerivedChecker
+    from checkers.derived.checker import DerivedChecker
 
 PROBE_TRIALS = 64
 PROBE_DRAWS = 4

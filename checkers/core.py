@@ -246,6 +246,12 @@ class ToleranceOverride:
     rtol: ToleranceValue | None = None
 
 
+class Unevaluable(Exception):
+    """Raised by a checker that cannot evaluate its statement at some dimensions, past a
+    limit of what it gives meaning to (a recursion deeper than its limit there): the
+    check is `unsupported` at those dimensions, not broken."""
+
+
 @dataclass(frozen=True)
 class Unsupported:
     """Why no checker can be built; `missing` names the constants without semantics."""

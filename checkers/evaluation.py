@@ -35,8 +35,9 @@ from typing import Any
 
 import numpy as np
 
-from checkers.core import REAL, InputSpec, locate_nonfinite
+from checkers.core import REAL, InputSpec, Unevaluable, locate_nonfinite
 from checkers.programs import (
+    BeyondChecker,
     CheckerFault,
     Program,
     ProgramKey,
@@ -67,6 +68,10 @@ def _building(dims: Mapping[str, int]) -> Iterator[None]:
         yield
     except CheckerFault:
         raise
+    except Unevaluable as e:
+        raise BeyondChecker(
+            f"the statement cannot be evaluated at dims {format_dims(dims)}: {explain(e)}"
+        ) from e
     except Exception as e:
         raise CheckerFault(
             f"building the JAX program failed at dims {format_dims(dims)}: {explain(e)}"

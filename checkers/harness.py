@@ -45,7 +45,7 @@ from checkers.evaluation import (
     to_list,
 )
 from checkers.jaxsetup import device_name
-from checkers.programs import CheckerFault
+from checkers.programs import BeyondChecker, CheckerFault
 from checkers.result import CheckResult, Counterexample, Repro
 from checkers.sampling import DimsError, draw_dims
 from checkers.shrink import shrink
@@ -181,6 +181,8 @@ def _run(
     try:
         for d in chosen:
             results.append(session.run_draw(d))
+    except BeyondChecker as e:
+        return finish("unsupported", str(e), dims=dict(d), stats=_stats(session, results))
     except CheckerFault as e:
         return finish("error", str(e), dims=dict(d), stats=_stats(session, results))
 

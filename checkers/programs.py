@@ -45,6 +45,11 @@ class CheckerFault(Exception):
     """The checker itself broke; the check reports status 'error' with this message."""
 
 
+class BeyondChecker(CheckerFault):
+    """The checker could not evaluate its statement at some dimensions (it raised
+    `checkers.core.Unevaluable`): the check reports 'unsupported' with this message."""
+
+
 @dataclass
 class Program:
     checker: Any  # kept alive so that id(checker) in the cache key stays unique

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from checkers.core import Unevaluable
+
 
 class EvalError(Exception):
     """The evaluator met something it cannot give Lean's meaning to."""
 
 
-class NotSupported(EvalError):
+class NotSupported(EvalError, Unevaluable):
     """A construct or constant outside what the derived checkers evaluate.
 
     `missing` lists constants that have no semantics (neither an ingested

@@ -11,7 +11,7 @@ import pytest
 from contract_support import CONTRACT_RESULT_KEYS
 
 from checkers import CheckResult, Counterexample, Environment, Registry, check, repro, run_checker
-from checkers.core import DimConstraint, InputSpec, Unsupported
+from checkers.core import DimConstraint, InputSpec, Unevaluable, Unsupported
 from checkers.registry import fin, real
 from checkers.tolerance import TOLERANCES
 from theorem_index.model import Declaration
@@ -66,6 +66,12 @@ def faulty() -> Environment:
     def raises_from_3(dims, dtype):
         if dims["n"] >= 3:
             raise RuntimeError(f"cannot build at {dims['n']}")
+        return lambda v: (jnp.sum(v["x"]), jnp.sum(v["x"]))
+
+    @registry.register("Test.beyond_from_3", dims=("n",), inputs={"x": real("n")})
+    def beyond_from_3(dims, dtype):
+        if dims["n"] >= 3:
+            raise Unevaluable(f"unfolds too deep at {dims['n']}")
         return lambda v: (jnp.sum(v["x"]), jnp.sum(v["x"]))
 
     @registry.register("Test.shapes", dims=("n",), inputs={"x": real("n")})
@@ -286,6 +292,20 @@ def test_error_checker_build_raises(faulty):
     assert result.status == "error"
     assert result.reason == (
         f"building the JAX program failed at dims n={result.dims['n']}: RuntimeError: cannot build"
+    )
+
+
+def test_unsupported_where_the_checker_cannot_evaluate_some_dims(faulty):
+    # a limit of the checker (a recursion past its depth), not a fault: unsupported, saying
+    # at which dims, never 'error' and never a pass over the other draws
+    result = check("Test.beyond_from_3", faulty, draws=4)
+    bad = [d for d in result.draws if d["n"] >= 3]
+    assert bad, result.draws
+    assert result.status == "unsupported"
+    assert result.dims == bad[0]
+    assert result.reason == (
+        f"the statement cannot be evaluated at dims n={bad[0]['n']}: "
+        f"Unevaluable: unfolds too deep at {bad[0]['n']}"
     )
 
 

@@ -80,16 +80,36 @@ class Library(Protocol):
     def lookup(self, name: str) -> Any: ...
 
 
-def _applied_to(name: str, t: Any) -> list[S.Term]:
-    """The functions that the variable `name` is passed to as an argument in t."""
-    out: list[S.Term] = []
+# `i.castSucc`, `i.succ`: an index of Fin n passed where a Fin (n + 1) is taken
+_WIDENED = frozenset({"castSucc", "succ", "Fin.castSucc", "Fin.succ"})
+
+
+def _applied_to(name: str, t: Any) -> list[tuple[S.Term, int]]:
+    """The functions that the variable `name` is passed to as an argument in t, each with
+    how much smaller than that function's domain the variable's own is (1 for `x
+    i.castSucc` or `x i.succ`: i is a Fin n where x takes a Fin (n + 1))."""
+    out: list[tuple[S.Term, int]] = []
     for u in S.subterms(t):
         if isinstance(u, S.App):
             for p, a in enumerate(u.args):
-                if isinstance(a, S.Var | S.Ident) and a.name == name:
-                    out.append(u.fn if p == 0 else S.App(u.fn, u.args[:p]))
+                shrink = _index_use(name, a)
+                if shrink is not None:
+                    out.append((u.fn if p == 0 else S.App(u.fn, u.args[:p]), shrink))
                     break
     return out
+
+
+def _index_use(name: str, a: S.Term) -> int | None:
+    if isinstance(a, S.Var | S.Ident) and a.name == name:
+        return 0
+    if isinstance(a, S.Proj) and a.field in _WIDENED and isinstance(a.term, S.Var | S.Ident):
+        return 1 if a.term.name == name else None
+    if isinstance(a, S.App) and len(a.args) == 1:
+        fn, arg = a.fn, a.args[0]
+        if isinstance(fn, S.Const | S.Ident) and fn.name in _WIDENED:
+            if isinstance(arg, S.Var | S.Ident) and arg.name == name:
+                return 1
+    return None
 
 
 class Evaluator(Operators, Forms, Patterns):
@@ -418,13 +438,13 @@ class Evaluator(Operators, Forms, Patterns):
     def infer_index_size(self, name: str, body: S.Term, env: Env) -> Sz | None:
         """The size of an untyped bound variable used as an index (`fun j => x j + ..`):
         the domain of the first array it is applied to whose value is known here."""
-        for fn in _applied_to(name, body):
+        for fn, shrink in _applied_to(name, body):
             try:
                 v = self.eval(fn, env)
             except (EvalError, NotSupported):
                 continue
-            if isinstance(v, Arr) and v.dom:
-                return v.dom[0]
+            if isinstance(v, Arr) and v.dom and v.dom[0].n >= shrink:
+                return v.dom[0] if not shrink else Sz(v.dom[0].n - shrink)
         return None
 
 

@@ -28,6 +28,7 @@ from checkers.derived.notation import STRUCTURE_FIELDS, FieldName, constants_in
 from checkers.derived.plugins import build_library, load_packs
 from checkers.derived.probability import PROBABILITY
 from checkers.derived.structures import is_structure_field, structure_sampler
+from checkers.derived.substitute import substitute
 from checkers.derived.types import (
     ARRAY_TYPES,
     INT_NAMES,
@@ -35,6 +36,7 @@ from checkers.derived.types import (
     NAT_NAMES,
     PROP_NAMES,
     REAL_NAMES,
+    array_rank,
     const_name,
     head_and_args,
 )
@@ -128,11 +130,40 @@ _SCALARS = NAT_NAMES | INT_NAMES | REAL_NAMES
 
 
 def _data_type(t: S.Term) -> bool:
-    """ℕ, ℤ, ℝ or a list: a type whose arguments are values, not `Fin` indices."""
+    """ℕ, ℤ, ℝ, a list or an array (`Vec n`): a type whose arguments are values, not
+    `Fin` indices."""
     if isinstance(t, S.Const | S.Ident):
         return t.name in _SCALARS
     head, args = head_and_args(t)
-    return const_name(head) in LIST_NAMES and len(args) == 1
+    name = const_name(head)
+    if name in LIST_NAMES and len(args) == 1:
+        return True
+    return name is not None and array_rank(name) == len(args) and bool(args)
+
+
+def _implicit_sizes(t: S.Term | None, extra: list[str], added: list[Param]) -> S.Term | None:
+    """`{n : Nat} → Vec n → ℝ` defined by `dot M (n + 1) x = …`: the equations match the
+    implicit size at its position, so it becomes a parameter named by the equation's
+    variable there (inferred from the arguments, as an implicit one is), and the rest
+    of the type speaks of that variable."""
+    while isinstance(t, S.Pi) and extra:
+        binders = t.binders
+        if not all(b.kind == "implicit" and _is_nat_type(b.type) for b in binders):
+            return t
+        mapping: dict[str, S.Term] = {}
+        for b in binders:
+            for n in b.names:
+                if not extra:
+                    return t
+                var = extra.pop(0)
+                added.append(Param(var, b.type, "implicit"))
+                mapping[n] = S.Var(var)
+        t = substitute(t.body, mapping, set())
+    return t
+
+
+def _is_nat_type(t: S.Term | None) -> bool:
+    return isinstance(t, S.Const | S.Ident) and t.name in NAT_NAMES
 
 
 def _scalar_arguments(
@@ -141,9 +172,9 @@ def _scalar_arguments(
     """`def natPred : ℕ → ℕ` with `natPred k = …`: arguments that the type takes (ℕ, ℤ, ℝ
     or lists, not `Fin` indices) become explicit parameters named by the equation's
     variables."""
-    extra = lhs_vars[sum(p.kind == "explicit" for p in params) :]
+    extra = list(lhs_vars[sum(p.kind == "explicit" for p in params) :])
     added: list[Param] = []
-    t = result
+    t = _implicit_sizes(result, extra, added)
     for var in extra:
         while isinstance(t, S.Paren):
             t = t.term
@@ -155,6 +186,44 @@ def _scalar_arguments(
         added.append(Param(var, dom, "explicit"))
         t = t.rhs
     return params + tuple(added), t
+
+
+def _fixed_variables(name: str, rhs: S.Term, arity: int) -> S.Term:
+    """Recursive calls that leave out a leading section variable: in `variable (M :
+    FloatModel)` … `dot M (n + 1) x y = M.add (dot x' y') …` the body's `dot` is `dot M`
+    (a section variable is fixed inside the definition). A call of `name` given one
+    argument fewer than it takes, in an alternative whose first pattern is a variable
+    that the call does not pass first, gets that variable in front."""
+    if not isinstance(rhs, S.Match):
+        return rhs
+    alts = []
+    for alt in rhs.alts:
+        first = alt.patterns[0] if alt.patterns else None
+        if not isinstance(first, S.Var):
+            alts.append(alt)
+            continue
+
+        def fix(t: Any, var: S.Var = first) -> Any:
+            if isinstance(t, S.App):
+                args = tuple(fix(a) for a in t.args)
+                fn = fix(t.fn)
+                if (
+                    isinstance(fn, S.Const)
+                    and fn.name == name
+                    and len(args) == arity - 1
+                    and not (args and args[0] == var)
+                ):
+                    return S.App(fn, (var, *args))
+                return S.App(fn, args)
+            if isinstance(t, S.Term):
+                kw = {f: fix(getattr(t, f)) for f in S.node_fields(type(t))}
+                return type(t)(**kw, span=t.span)
+            if isinstance(t, tuple):
+                return tuple(fix(x) for x in t)
+            return t
+
+        alts.append(S.MatchAlt(alt.patterns, fix(alt.rhs)))
+    return S.Match(rhs.scrutinees, tuple(alts))
 
 
 class Semantics:
@@ -226,8 +295,11 @@ class Semantics:
             Param(n, b.type, b.kind) for b in analysis.binders for n in (b.names or ("",))
         )
         params, result = _scalar_arguments(params, analysis.statement, lhs_vars)
+        implicit = {p.name for p in params if p.kind == "implicit"}
+        shown = tuple(v for v in lhs_vars if v not in implicit)  # sizes matched, not passed
+        rhs = _fixed_variables(name, rhs, len(shown))
         try:
-            return EqnFn(name, params, result, lhs_vars, rhs, recursive=name in constants_in(rhs))
+            return EqnFn(name, params, result, shown, rhs, recursive=name in constants_in(rhs))
         except NotSupported as e:
             return e
 

@@ -7,6 +7,7 @@ from derived_support import definition, environment, theorem
 
 from checkers import check
 from checkers.derived import DerivedChecker, derive
+from theorem_index.model import Declaration
 
 ADD = definition(
     "Proofs.FloatModel.add",
@@ -56,3 +57,51 @@ def test_the_result_says_what_was_drawn() -> None:
     specs = checker.input_specs({})
     assert set(specs) == {"M.u", "M.θ", "x"}
     assert specs["M.u"].distribution == "roundoff"
+
+
+# `variable (M : FloatModel)` … `def dot : {n : Nat} → Vec n → Vec n → ℝ | 0, _, _ => 0 |
+# n + 1, x, y => M.add (dot …) …`: the implicit size is matched, the section variable M is
+# left out of the recursive call (Lean fixes it inside the definition)
+def _float_decl(name: str, binders: str, type_: str, *equations: str) -> Declaration:
+    return Declaration(
+        name=name,
+        kind="def",
+        module="Test",
+        binders=binders,
+        statement=type_,
+        equations=equations,
+        namespace="Proofs.FloatModel",
+    )
+
+
+MUL = _float_decl(
+    "Proofs.FloatModel.mul",
+    "(M : FloatModel) (x y : ℝ)",
+    "ℝ",
+    "Proofs.FloatModel.mul M x y = M.rnd (x * y)",
+)
+DOT = _float_decl(
+    "Proofs.FloatModel.dot",
+    "(M : FloatModel)",
+    "{n : Nat} → Vec n → Vec n → ℝ",
+    "Proofs.FloatModel.dot M 0 _ _ = 0",
+    "Proofs.FloatModel.dot M (n + 1) x y = M.add (dot (fun i => x i.castSucc) "
+    "(fun i => y i.castSucc)) (M.mul (x (Fin.last n)) (y (Fin.last n)))",
+)
+
+
+def _dot_check(statement: str) -> str:
+    env = environment(
+        ADD, MUL, DOT, theorem("Proofs.t", "(M : FloatModel) {n : ℕ} (x y : Vec n)", statement)
+    )
+    return check("Proofs.t", env, trials=64).status
+
+
+def test_a_recursive_definition_over_an_implicit_size_with_a_section_variable() -> None:
+    # each product is rounded, then each partial sum (the first addition is to 0): at most
+    # n + 1 roundings per term, so γ_(n+1) = (1 + u)^(n+1) - 1 bounds the error
+    err = "|M.dot x y - ∑ i, x i * y i|"
+    assert _dot_check(f"{err} ≤ ((1 + M.u) ^ (n + 1) - 1) * ∑ i, |x i * y i|") == "pass"
+    # one rounding fewer: refuted where the errors pile up (at n = 1: two roundings)
+    assert _dot_check(f"{err} ≤ ((1 + M.u) ^ n - 1) * ∑ i, |x i * y i|") == "fail"
+    assert _dot_check("M.dot x y = ∑ i, x i * y i") == "fail"

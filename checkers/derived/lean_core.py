@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import jax.numpy as jnp
@@ -106,6 +107,26 @@ def _cast(target: str) -> Callable[..., Any]:
         return coerce(ev._arr(args[0], "cast"), target, ev.ctx)
 
     return fn
+
+
+def _rounding(name: str, up: bool, natural: bool) -> Builtin:
+    """`Int.floor x` (`⌊x⌋`), `Int.ceil x` (`⌈x⌉`), and `Nat.floor`/`Nat.ceil` (`⌊x⌋₊`,
+    `⌈x⌉₊`: 0 below 0, Mathlib's); exact on an exact constant (a rational)."""
+
+    def fn(ev: Evaluator, args: tuple[Any, ...]) -> Any:
+        x = coerce(ev._arr(args[0], name), "real", ev.ctx)
+        kind = "nat" if natural else "int"
+        if x.is_static and not x.log:
+            q = Fraction(x.data)
+            n = math.ceil(q) if up else math.floor(q)
+            return Arr(max(n, 0) if natural else n, kind)
+        data = as_array(x, ev.ctx.dtype)
+        r = (jnp.ceil(data) if up else jnp.floor(data)).astype(jnp.int64)
+        if natural:
+            r = jnp.maximum(r, 0)
+        return x.with_(data=r, kind=kind, iota=None)
+
+    return Builtin(name, 1, fn, ("real",), implicit=3)
 
 
 def _fin(ev: Evaluator, x: Any, what: str) -> Arr:
@@ -264,6 +285,10 @@ CORE: tuple[Builtin, ...] = (
     _minmax("min", False),
     _minmax("Min.min", False),
     Builtin("abs", 1, _abs, arg_expect=_same_type),
+    _rounding("Int.floor", up=False, natural=False),
+    _rounding("Int.ceil", up=True, natural=False),
+    _rounding("Nat.floor", up=False, natural=True),
+    _rounding("Nat.ceil", up=True, natural=True),
     Builtin("Nat.cast", 1, _cast("real"), ("nat",), implicit=2),
     Builtin("Int.cast", 1, _cast("real"), ("int",), implicit=2),
     Builtin("Rat.cast", 1, _cast("real"), ("real",), implicit=2),

@@ -12,8 +12,8 @@ differentiation). See semantics.py.
 Modules, by idea: values (what terms evaluate to), numerals (numerals whose
 type is not fixed yet), total and coercion and arith (Lean's arithmetic at
 each type), types, evaluate with its parts operators, forms, patterns,
-notation and arguments (the interpreter), vectorise, derivatives, equations
-(definitions unfolded, recursive ones included), binders and premises
+notation, elaboration and arguments (the interpreter), vectorise, derivatives,
+equations and definitions (definitions unfolded, recursive ones included), binders and premises
 (hypotheses), structures and drawn_functions (binders drawn by a sampler),
 derive; statements of several clauses: propositions (conjunctions split,
 predicates unfolded, with substitute), readings (`≠`, `↔`), conjunction (their

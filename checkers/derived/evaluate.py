@@ -23,6 +23,7 @@ from checkers.derived import arith as A
 from checkers.derived import total as T
 from checkers.derived.arguments import arrange
 from checkers.derived.coercion import Ctx, coerce, settle
+from checkers.derived.elaboration import applied_to, is_product, with_size
 from checkers.derived.equations import Deferred
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.forms import Forms, lambda_params
@@ -78,38 +79,6 @@ MAX_UNFOLDINGS = 10_000
 
 class Library(Protocol):
     def lookup(self, name: str) -> Any: ...
-
-
-# `i.castSucc`, `i.succ`: an index of Fin n passed where a Fin (n + 1) is taken
-_WIDENED = frozenset({"castSucc", "succ", "Fin.castSucc", "Fin.succ"})
-
-
-def _applied_to(name: str, t: Any) -> list[tuple[S.Term, int]]:
-    """The functions that the variable `name` is passed to as an argument in t, each with
-    how much smaller than that function's domain the variable's own is (1 for `x
-    i.castSucc` or `x i.succ`: i is a Fin n where x takes a Fin (n + 1))."""
-    out: list[tuple[S.Term, int]] = []
-    for u in S.subterms(t):
-        if isinstance(u, S.App):
-            for p, a in enumerate(u.args):
-                shrink = _index_use(name, a)
-                if shrink is not None:
-                    out.append((u.fn if p == 0 else S.App(u.fn, u.args[:p]), shrink))
-                    break
-    return out
-
-
-def _index_use(name: str, a: S.Term) -> int | None:
-    if isinstance(a, S.Var | S.Ident) and a.name == name:
-        return 0
-    if isinstance(a, S.Proj) and a.field in _WIDENED and isinstance(a.term, S.Var | S.Ident):
-        return 1 if a.term.name == name else None
-    if isinstance(a, S.App) and len(a.args) == 1:
-        fn, arg = a.fn, a.args[0]
-        if isinstance(fn, S.Const | S.Ident) and fn.name in _WIDENED:
-            if isinstance(arg, S.Var | S.Ident) and arg.name == name:
-                return 1
-    return None
 
 
 class Evaluator(Operators, Forms, Patterns):
@@ -326,8 +295,8 @@ class Evaluator(Operators, Forms, Patterns):
         fn, terms = arrange(self, self.eval(head, env), t, env)
         args = [self.eval(a, env, self._expect_arg(fn, k, expected)) for k, a in enumerate(terms)]
         for k, (a, term) in enumerate(zip(args, terms, strict=True)):
-            if isinstance(a, Arr) and a.kind == "nat" and a.is_static and _is_product(term):
-                args[k] = _with_size(a, term, env)
+            if isinstance(a, Arr) and a.kind == "nat" and a.is_static and is_product(term):
+                args[k] = with_size(a, term, env)
         return self.apply(fn, args, expected)
 
     def apply(self, fn: Any, args: list[Any], expected: Ty | None = None) -> Any:
@@ -438,7 +407,7 @@ class Evaluator(Operators, Forms, Patterns):
     def infer_index_size(self, name: str, body: S.Term, env: Env) -> Sz | None:
         """The size of an untyped bound variable used as an index (`fun j => x j + ..`):
         the domain of the first array it is applied to whose value is known here."""
-        for fn, shrink in _applied_to(name, body):
+        for fn, shrink in applied_to(name, body):
             try:
                 v = self.eval(fn, env)
             except (EvalError, NotSupported):
@@ -446,18 +415,3 @@ class Evaluator(Operators, Forms, Patterns):
             if isinstance(v, Arr) and v.dom and v.dom[0].n >= shrink:
                 return v.dom[0] if not shrink else Sz(v.dom[0].n - shrink)
         return None
-
-
-def _is_product(t: S.Term) -> bool:
-    while isinstance(t, S.Paren | S.Typed):
-        t = t.term
-    return isinstance(t, S.BinOp) and t.op == "*"
-
-
-def _with_size(a: Arr, term: S.Term, env: Env) -> Arr:
-    """A constant ℕ argument with the factors it was written with (see `numeral_size`)."""
-    try:
-        sz = eval_dim(term, env)
-    except (EvalError, NotSupported):
-        return a
-    return a.with_(size=sz) if sz.n == int(a.data) else a

@@ -63,15 +63,18 @@ def theorem(name: str, binders: str, statement: str) -> Declaration:
     )
 
 
-def definition(name: str, binders: str, type_: str, equation: str) -> Declaration:
+def definition(
+    name: str, binders: str, type_: str, *equations: str, namespace: str = "Proofs"
+) -> Declaration:
+    """A definition with its equations (several for a definition by cases)."""
     return Declaration(
         name=name,
         kind="def",
         module="Test",
         binders=binders,
         statement=type_,
-        equations=(equation,),
-        namespace="Proofs",
+        equations=equations,
+        namespace=namespace,
     )
 
 

@@ -102,19 +102,7 @@ SCALEADD = definition(
 )
 
 
-def _cases(name: str, binders: str, type_: str, *equations: str) -> Declaration:
-    return Declaration(
-        name=name,
-        kind="def",
-        module="Test",
-        binders=binders,
-        statement=type_,
-        equations=equations,
-        namespace="Proofs",
-    )
-
-
-COMBZ = _cases(
+COMBZ = definition(
     "Proofs.combZ",
     "(n : ℕ)",
     "List ℤ → List (List ℤ) → List ℤ",
@@ -122,14 +110,14 @@ COMBZ = _cases(
     "Proofs.combZ n (_ :: _) [] = List.replicate n 0",
     "Proofs.combZ n (c :: cs) (r :: rs) = Proofs.scaleAddZ c r (Proofs.combZ n cs rs)",
 )
-FACT = _cases(
+FACT = definition(
     "Proofs.fact",
     "",
     "ℕ → ℕ",
     "Proofs.fact 0 = 1",
     "Proofs.fact (k + 1) = (k + 1) * Proofs.fact k",
 )
-FIB = _cases(
+FIB = definition(
     "Proofs.fib",
     "",
     "ℕ → ℕ",
@@ -138,7 +126,7 @@ FIB = _cases(
     "Proofs.fib (k + 2) = Proofs.fib k + Proofs.fib (k + 1)",
 )
 # a recursion that branches on a sampled real: no unfolding repeats an earlier one
-GROW = _cases(
+GROW = definition(
     "Proofs.grow",
     "",
     "ℝ → ℕ → ℝ",

@@ -191,20 +191,8 @@ def test_refuse_unknown_signature_with_reason(statement: str, reason: str) -> No
 # --- definitions by cases -------------------------------------------------------------
 
 
-def _by_cases(name: str, type_: str, *equations: str) -> Declaration:
-    return Declaration(
-        name=name,
-        kind="def",
-        module="Test",
-        binders="",
-        statement=type_,
-        equations=equations,
-        namespace="Proofs",
-    )
-
-
-NAT_PRED = _by_cases(
-    "Proofs.natPred", "ℕ → ℕ", "Proofs.natPred 0 = 0", "Proofs.natPred (k + 1) = k"
+NAT_PRED = definition(
+    "Proofs.natPred", "", "ℕ → ℕ", "Proofs.natPred 0 = 0", "Proofs.natPred (k + 1) = k"
 )
 
 
@@ -215,8 +203,8 @@ def test_unfold_definition_given_by_cases_as_a_match() -> None:
 
 def test_sample_nat_arguments_from_zero() -> None:
     # the wrong first case only shows at k = 0: k is a sampled value, not a dimension ≥ 1
-    wrong = _by_cases(
-        "Proofs.natPred", "ℕ → ℕ", "Proofs.natPred 0 = 1", "Proofs.natPred (k + 1) = k"
+    wrong = definition(
+        "Proofs.natPred", "", "ℕ → ℕ", "Proofs.natPred 0 = 1", "Proofs.natPred (k + 1) = k"
     )
     env = environment(wrong, theorem("Proofs.t", "(k : ℕ)", "natPred k = k - 1"))
     result = check("Proofs.t", env, trials=32, seed=0)
@@ -239,8 +227,12 @@ def test_nat_argument_that_sizes_a_type_stays_a_dimension() -> None:
 def test_unfold_recursive_definition_by_cases_on_concrete_values() -> None:
     # a sampled k cannot end the recursion; read as a dimension, k is a constant that does
     # (test_derived_lists.py has the limits that end every other recursion)
-    fact = _by_cases(
-        "Proofs.fact", "ℕ → ℕ", "Proofs.fact 0 = 1", "Proofs.fact (k + 1) = (k + 1) * Proofs.fact k"
+    fact = definition(
+        "Proofs.fact",
+        "",
+        "ℕ → ℕ",
+        "Proofs.fact 0 = 1",
+        "Proofs.fact (k + 1) = (k + 1) * Proofs.fact k",
     )
     assert _status("(k : ℕ)", "0 < fact k", fact) == "pass"
     assert _status("(k : ℕ)", "fact k < k", fact) == "fail"

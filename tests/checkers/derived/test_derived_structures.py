@@ -7,7 +7,6 @@ from derived_support import definition, environment, theorem
 
 from checkers import check
 from checkers.derived import DerivedChecker, derive
-from theorem_index.model import Declaration
 
 ADD = definition(
     "Proofs.FloatModel.add",
@@ -62,31 +61,21 @@ def test_the_result_says_what_was_drawn() -> None:
 # `variable (M : FloatModel)` … `def dot : {n : Nat} → Vec n → Vec n → ℝ | 0, _, _ => 0 |
 # n + 1, x, y => M.add (dot …) …`: the implicit size is matched, the section variable M is
 # left out of the recursive call (Lean fixes it inside the definition)
-def _float_decl(name: str, binders: str, type_: str, *equations: str) -> Declaration:
-    return Declaration(
-        name=name,
-        kind="def",
-        module="Test",
-        binders=binders,
-        statement=type_,
-        equations=equations,
-        namespace="Proofs.FloatModel",
-    )
-
-
-MUL = _float_decl(
+MUL = definition(
     "Proofs.FloatModel.mul",
     "(M : FloatModel) (x y : ℝ)",
     "ℝ",
     "Proofs.FloatModel.mul M x y = M.rnd (x * y)",
+    namespace="Proofs.FloatModel",
 )
-DOT = _float_decl(
+DOT = definition(
     "Proofs.FloatModel.dot",
     "(M : FloatModel)",
     "{n : Nat} → Vec n → Vec n → ℝ",
     "Proofs.FloatModel.dot M 0 _ _ = 0",
     "Proofs.FloatModel.dot M (n + 1) x y = M.add (dot (fun i => x i.castSucc) "
     "(fun i => y i.castSucc)) (M.mul (x (Fin.last n)) (y (Fin.last n)))",
+    namespace="Proofs.FloatModel",
 )
 
 

@@ -144,3 +144,11 @@ def test_parse_accepts_nesting_below_limit() -> None:
     depth = MAX_DEPTH // 2 - 2
     t = parse_term("(" * depth + "x" + ")" * depth)
     assert t == Ident("x")
+
+
+def test_parse_interpolated_string_is_one_literal() -> None:
+    # `s!"%{p}W"` is one string argument, not `s!` applied to a string
+    t = parse_term('f s!"%{p}W" x')
+    assert isinstance(t, App)
+    assert [type(a).__name__ for a in t.args] == ["Str", "Ident"]
+    assert parse_term('f s! "a"') != parse_term('f s!"a"')  # apart, they stay two terms

@@ -38,6 +38,8 @@ def test_read_scopes_fixture_names_every_declaration() -> None:
         "Outer.instInhabitedMat",
         "Outer.Pair",
         "Outer.Color",
+        "Outer.Color.red",
+        "Outer.Color.green",
         "rootLevel",
         "Outer.label",
         "Outer.char_paren",

@@ -129,6 +129,10 @@ _G_ID, _G_SYM, _G_FIELD, _G_BLOCK = _G["id"], _G["sym"], _G["field"], _G["block"
 _KIND_BY_INDEX = {_G[name]: kind for name, kind in _KIND.items()}
 
 
+# prefixes of an interpolated string literal
+_INTERPOLATED = frozenset({"s!", "f!", "m!"})
+
+
 def tokenize(text: str) -> Tokens:
     kinds: list[str] = []
     texts: list[str] = []
@@ -186,6 +190,14 @@ def tokenize(text: str) -> Tokens:
             end = m.end()
             s = text[start:end]
             kind = kind_of[gi]  # type: ignore[index]
+        if kind == "str" and not ws and kinds and kinds[-1] == "id" and texts[-1] in _INTERPOLATED:
+            # `s!"…{x}…"`: one interpolated string literal, not a function applied to one
+            kinds.pop()
+            texts.pop()
+            start = starts.pop()
+            ends.pop()
+            ws = wss.pop()
+            s = text[start:end]
         kinds.append(kind)
         texts.append(s)
         starts.append(start)

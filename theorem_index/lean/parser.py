@@ -221,7 +221,7 @@ class _Parser(BindingRules):
             return Decimal(tx, span=self.span(start)), MAX
         if kind == "str":
             self.i = i + 1
-            return Str(tx[1:-1], span=self.span(start)), MAX
+            return Str(tx[tx.index('"') + 1 : -1], span=self.span(start)), MAX
         if kind == "char":
             self.i = i + 1
             return CharLit(tx[1:-1], span=self.span(start)), MAX

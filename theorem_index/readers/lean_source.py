@@ -20,7 +20,8 @@ import re
 from theorem_index.model import Declaration, Document, ModuleDoc, SourceLocation
 from theorem_index.readers import errors, prose
 from theorem_index.readers.errors import LineIndex, ReadError
-from theorem_index.readers.lean_decl import BinderGroup, DeclParser, parse_group
+from theorem_index.readers.lean_ctors import constructors
+from theorem_index.readers.lean_decl import BinderGroup, DeclParser, ParsedDecl, parse_group
 from theorem_index.readers.lean_lexer import DocComment, doc_text, mask
 from theorem_index.readers.lean_scope import (
     Scope,
@@ -311,6 +312,29 @@ class _SourceReader:
                 statement_column=stmt_col,
             )
         )
+        if kind == "inductive":
+            self._constructors(parsed, name, opens)
+
+    def _constructors(self, parsed: ParsedDecl, name: str, opens: list[str]) -> None:
+        """Each constructor of the inductive type `name`, as a declaration of its own."""
+        for c in constructors(self.parser, parsed):
+            line = col = None
+            if c.statement_start >= 0:
+                line, col = self.index.line_col(c.statement_start)
+            self.doc.declarations.append(
+                Declaration(
+                    name=f"{name}.{c.short}",
+                    kind="ctor",
+                    module=self.module,
+                    binders=" ".join(g.text for g in c.binders),
+                    statement=c.statement,
+                    location=SourceLocation(self.file, self.index.line(c.start)),
+                    namespace=name,
+                    opens=tuple(dict.fromkeys(opens)),
+                    statement_line=line,
+                    statement_column=col,
+                )
+            )
 
     # --- module docs and errors --------------------------------------------
 

@@ -27,6 +27,7 @@ from checkers.core import Unsupported
 from checkers.derived.binders import plan_binders
 from checkers.derived.derive import shared_semantics
 from checkers.derived.errors import NotSupported
+from checkers.derived.inductives import draw_leaves
 from checkers.derived.propositions import clauses
 from checkers.derived.reparam import reparametrise
 from checkers.derived.statement import split_statement
@@ -109,7 +110,8 @@ def _clause_blocker(binders: tuple[Any, ...], statement: Any, sem: Any) -> Block
     split = split_statement(binders, statement, sem)
     if not isinstance(split, tuple):
         return Blocker(split.reason, tuple(split.missing))
-    every, _, core, _ = reparametrise(*split)
+    every, extra, core, _ = reparametrise(*split)
+    every, _, core, _ = draw_leaves(every, extra, core, sem)
     try:
         plan = plan_binders(every, core, sizes_from_arguments=False)
     except NotSupported as e:

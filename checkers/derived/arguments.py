@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from checkers.derived.coercion import nat_constant
 from checkers.derived.equations import EqnFn, Param
 from checkers.derived.errors import EvalError, NotSupported
-from checkers.derived.types import NAT_NAMES, TNat
+from checkers.derived.types import NAT_NAMES, TNat, Ty
 from checkers.derived.values import Arr, Builtin, Closure, Partial, Sz
 from theorem_index.lean import syntax as S
 
@@ -41,6 +41,9 @@ class Pinned:
 
     def param_kind(self, k: int) -> str | None:
         return self.eqn.param_kind(k)
+
+    def param_type(self, k: int) -> Ty | None:
+        return self.eqn.param_type(k)
 
     def apply_args(
         self, ev: Evaluator, args: tuple[Any, ...], expected: Any = None

@@ -9,7 +9,7 @@ calls that leave it out. semantics.py assembles them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from checkers.derived.equations import Param
@@ -99,11 +99,14 @@ def _is_nat_type(t: S.Term | None) -> bool:
 
 
 def scalar_arguments(
-    params: tuple[Param, ...], result: S.Term | None, lhs_vars: tuple[str, ...]
+    params: tuple[Param, ...],
+    result: S.Term | None,
+    lhs_vars: tuple[str, ...],
+    data: Callable[[S.Term], bool] | None = None,
 ) -> tuple[tuple[Param, ...], S.Term | None]:
-    """`def natPred : ℕ → ℕ` with `natPred k = …`: arguments that the type takes (ℕ, ℤ, ℝ
-    or lists, not `Fin` indices) become explicit parameters named by the equation's
-    variables."""
+    """`def natPred : ℕ → ℕ` with `natPred k = …`: arguments that the type takes (ℕ, ℤ, ℝ,
+    lists, or a type `data` accepts, such as an inductive type; not `Fin` indices) become
+    explicit parameters named by the equation's variables."""
     extra = list(lhs_vars[sum(p.kind == "explicit" for p in params) :])
     added: list[Param] = []
     t = _implicit_sizes(result, extra, added)
@@ -113,7 +116,7 @@ def scalar_arguments(
         if not (isinstance(t, S.BinOp) and t.op == "→"):
             break
         dom = t.lhs
-        if not _data_type(dom):
+        if not (_data_type(dom) or (data is not None and data(dom))):
             break
         added.append(Param(var, dom, "explicit"))
         t = t.rhs

@@ -40,6 +40,7 @@ from checkers.derived.checker import (  # noqa: F401  (re-exported)
 )
 from checkers.derived.conjunction import derive_conjunction
 from checkers.derived.errors import EvalError, NotSupported
+from checkers.derived.inductives import draw_leaves
 from checkers.derived.premises import probe_or_refuse
 from checkers.derived.propositions import clauses
 from checkers.derived.reparam import reparametrise
@@ -95,6 +96,8 @@ def derive_clause(
     if isinstance(split, Unsupported):
         return split
     binders, extra, core, drawn = reparametrise(*split)
+    binders, extra, core, leaves = draw_leaves(binders, extra, core, sem)
+    drawn += leaves
     got = _derive_plan(name, env, sem, core, extra, binders, sizes_from_arguments=False)
     if not isinstance(got, DerivedChecker) and got[1]:
         # some ℕ argument must size a type (a sampled value met where a size is needed,

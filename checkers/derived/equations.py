@@ -19,16 +19,21 @@ unsupported, with the reason (a recursion on a sampled value never ends there).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
+
+import jax.numpy as jnp
 
 from checkers.derived.coercion import coerce, settle
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.types import (
+    INT_NAMES,
+    LIST_NAMES,
     NAT_NAMES,
     REAL_NAMES,
     TFin,
     TFun,
+    TOther,
     Ty,
     array_rank,
     const_name,
@@ -39,6 +44,10 @@ from checkers.derived.types import (
 from checkers.derived.values import (
     Arr,
     Axis,
+    Builtin,
+    Closure,
+    Ctor,
+    Partial,
     Sz,
     TypeValue,
     exact_key,
@@ -53,6 +62,8 @@ if TYPE_CHECKING:
     from checkers.derived.evaluate import Evaluator
 
 
+# types the evaluator models by kind (numbers, indices, lists), not by name
+_MODELLED = NAT_NAMES | REAL_NAMES | INT_NAMES | LIST_NAMES | {"Fin"}
 # exact applications kept per library (see EqnFn.apply_args), the least recent dropped first
 MAX_APPLICATIONS = 256
 
@@ -97,6 +108,10 @@ def _is_sort(t: S.Term | None) -> bool:
 
 class EqnFn:
     """A definition unfolded through its equation."""
+
+    # every implicit dimension must be settled by the arguments (a constructor's need not:
+    # its value holds its arguments, whatever the dimensions only its type mentions)
+    settles_all = True
 
     def __init__(
         self,
@@ -196,6 +211,7 @@ class EqnFn:
         used = min(len(args), n_exp + len(self.extra))
         dims: dict[str, Sz] = dict(pinned or {})
         pending: list[tuple[S.Term, int]] = []
+        links: list[list[S.Term]] = []  # type expressions that must be equal (`Back i i`)
         unknown = {p.name for p in self.params if _is_nat(p.type) and p.kind != "explicit"}
         for p, a in zip(self.explicit, args, strict=False):
             if _is_nat(p.type):
@@ -204,7 +220,7 @@ class EqnFn:
                     n = int(coerce(settle(a), "nat", ev.ctx).data)
                     dims[p.name] = numeral_size(a, n)
                 continue
-            _unify_value(p.type, a, dims, unknown, pending)
+            _unify_value(p.type, a, dims, unknown, pending, links)
         for expr, a in zip(self.extra_dims, args[n_exp:used], strict=False):
             if isinstance(a, Arr) and a.kind == "fin" and a.bound is not None:
                 _unify_dim(expr, a.bound, dims, unknown, pending)
@@ -212,15 +228,20 @@ class EqnFn:
             # as Lean elaborates `flatConv W b v`: `v` is the value's argument, and its type
             # is the domain the definition states
             for ty, a in zip(self.arrow_domains, args[used:], strict=False):
-                _unify_value(ty, a, dims, unknown, pending)
+                _unify_value(ty, a, dims, unknown, pending, links)
             if expected is not None and len(args) == used and not self.arrow_domains:
                 # `(Tensor3.unflatten v : Tensor3 2 4 4)`: the expected type fixes them
                 _unify_expected(self.rest_dims, expected, dims, unknown, pending)
         _solve(pending, dims, unknown, self.name)
+        _link(links, dims, unknown, pending, self.name)
+        if any(n not in dims for n in unknown):
+            # `batchMap N (globalAvgPoolFlat c h w) x`: `f : Vec a → Vec b`'s b is its value's
+            _probe_functions(ev, self.explicit, args, dims, unknown, pending)
+            _solve(pending, dims, unknown, self.name)
         missing = sorted(n for n in unknown if n not in dims)
         if missing and len(args) < used + len(self.arrow_domains):
             raise Deferred(self.name)
-        if missing:
+        if missing and self.settles_all:
             raise EvalError(
                 f"{self.name}: cannot infer the implicit dimension(s) "
                 f"{', '.join(missing)} from the arguments"
@@ -249,7 +270,7 @@ class EqnFn:
                 env[var] = iota(ax, bound=sz)
                 axes.append((ax, sz))
         expected = self._expected(ev, {**env, **dims}) if not axes else None
-        val = ev.eval(self.rhs, env, expected)
+        val = self.body(ev, env, dims, expected)
         if axes:
             if not isinstance(val, Arr):
                 raise EvalError(f"{self.name}: its value is not a number or array")
@@ -257,7 +278,30 @@ class EqnFn:
                 val = move_axis_to_dom(val, ax, sz)
         if expected is not None:
             val = ev.coerce_to(val, expected)
+        if isinstance(val, Ctor) and None in val.indices and self.result is not None:
+            # `def cot (W : Mat d₁ d₂) … : Back d₃ d₁ := (…).subst …`: the declared type
+            # settles the indices its constructors could not
+            val = with_indices(val, self.result, {**env, **dims})
         return val, used
+
+    def body(
+        self, ev: Evaluator, env: dict[str, Any], dims: Mapping[str, Sz], expected: Ty | None
+    ) -> Any:
+        """The right-hand side's value with the parameters bound in `env` and the implicit
+        dimensions settled to `dims`."""
+        return ev.eval(self.rhs, env, expected)
+
+    def param_type(self, k: int) -> Ty | None:
+        """The type expected of explicit argument `k` where it is a type the evaluator does
+        not model by kind (an inductive type: what a `.ctor` argument resolves against)."""
+        t = self.explicit[k].type if k < len(self.explicit) else None
+        if t is None:
+            return None
+        h, _ = head_and_args(t)
+        name = const_name(h)
+        if name is None or array_rank(name) is not None or name in _MODELLED:
+            return None
+        return TOther(name, name)
 
     def _expected(self, ev: Evaluator, env: dict[str, Any]) -> Ty | None:
         """The type of the value once every trailing index is supplied."""
@@ -270,6 +314,22 @@ class EqnFn:
             return out
         except EvalError:
             return None
+
+
+def with_indices(v: Ctor, ty: S.Term, sizes: Mapping[str, Any]) -> Ctor:
+    """`v` with the indices it does not know taken from its type `ty`, where they evaluate."""
+    _, targs = head_and_args(ty)
+    if len(targs) != len(v.indices):
+        return v
+    out: list[Sz | None] = []
+    for known, t in zip(v.indices, targs, strict=True):
+        if known is None:
+            try:
+                known = eval_dim(t, sizes)
+            except (EvalError, NotSupported):
+                known = None
+        out.append(known)
+    return replace(v, indices=tuple(out))
 
 
 class Deferred(Exception):
@@ -311,7 +371,22 @@ def _unify_value(
     dims: dict[str, Sz],
     unknown: set[str],
     pending: list[tuple[S.Term, int]],
+    links: list[list[S.Term]] | None = None,
 ) -> None:
+    if isinstance(v, Ctor) and ty is not None:
+        # `SHlo n` against a value built as an `SHlo 12`: its indices settle n; indices it
+        # does not know but knows to be equal (`.cotangent : Back i i`) make theirs equal
+        _, targs = head_and_args(ty)
+        if len(targs) == len(v.indices):
+            same: dict[str, list[S.Term]] = {}
+            for k, (e, sz) in enumerate(zip(targs, v.indices, strict=True)):
+                if sz is not None:
+                    _unify_dim(e, sz, dims, unknown, pending)
+                elif k < len(v.links) and v.links[k] is not None:
+                    same.setdefault(str(v.links[k]), []).append(e)
+            if links is not None:
+                links.extend(group for group in same.values() if len(group) > 1)
+        return
     if ty is None or not isinstance(v, Arr):
         return
     exprs, elem = type_dim_exprs(ty)
@@ -344,6 +419,74 @@ def _unify_dim(
         _unify_dim(e.rhs, sz.factors[1], dims, unknown, pending)
         return
     pending.append((e, sz.n))
+
+
+def _probe_functions(
+    ev: Evaluator,
+    params: tuple[Param, ...],
+    args: tuple[Any, ...],
+    dims: dict[str, Sz],
+    unknown: set[str],
+    pending: list[tuple[S.Term, int]],
+) -> None:
+    """Settle the dimensions of a function argument's codomain (`f : Vec a → Vec b`, f a
+    partial application or lambda) from its value at a vector of the domain's size, as
+    Lean reads them off f's type."""
+    for p, a in zip(params, args, strict=False):
+        if p.type is None or isinstance(a, Arr | Ctor) or not callable_value(a):
+            continue
+        doms = _arrow_domains(p.type)
+        if len(doms) != 1:
+            continue
+        cod = _codomain(p.type)
+        if cod is None or not any(_free_dims(e, unknown, dims) for e in type_dim_exprs(cod)[0]):
+            continue
+        exprs, elem = type_dim_exprs(doms[0])
+        if not exprs or any(_free_dims(e, unknown, dims) for e in exprs):
+            continue
+        sizes = tuple(eval_dim(e, dims) for e in exprs)
+        probe = Arr(jnp.zeros(tuple(sz.n for sz in sizes), dtype=ev.ctx.dtype), "real", dom=sizes)
+        try:
+            out = ev.apply(a, [probe])
+        except (EvalError, NotSupported, Deferred):
+            continue
+        _unify_value(cod, out, dims, unknown, pending)
+
+
+def _codomain(t: S.Term) -> S.Term | None:
+    while isinstance(t, S.Paren):
+        t = t.term
+    if isinstance(t, S.BinOp) and t.op == "→":
+        return t.rhs
+    return None
+
+
+def callable_value(v: Any) -> bool:
+    """Whether a value is a function the evaluator applies (not an array or a term)."""
+    return isinstance(v, Closure | Partial | Builtin) or hasattr(v, "apply_args")
+
+
+def _link(
+    links: list[list[S.Term]],
+    dims: dict[str, Sz],
+    unknown: set[str],
+    pending: list[tuple[S.Term, int]],
+    name: str,
+) -> None:
+    """Settle the expressions that must be equal from one of them that is settled."""
+    progress = True
+    while links and progress:
+        progress = False
+        for group in list(links):
+            known = [e for e in group if not _free_dims(e, unknown, dims)]
+            if not known:
+                continue
+            sz = eval_dim(known[0], dims)
+            for e in group:
+                _unify_dim(e, sz, dims, unknown, pending)
+            links.remove(group)
+            _solve(pending, dims, unknown, name)
+            progress = True
 
 
 def _free_dims(e: S.Term, unknown: set[str], dims: dict[str, Sz]) -> set[str]:

@@ -38,6 +38,7 @@ from checkers.derived.types import (
     TInt,
     TList,
     TNat,
+    TOther,
     TReal,
     Ty,
     entry_type,
@@ -56,6 +57,7 @@ from checkers.derived.values import (
     Partial,
     Proof,
     Sz,
+    Text,
     TypeValue,
     as_array,
     holds_tracer,
@@ -180,6 +182,10 @@ class Evaluator(Operators, Forms, Patterns):
             return set_builder(self, t, env)
         if isinstance(t, S.Sort):
             return TypeValue(t.kind)
+        if isinstance(t, S.Str):
+            return Text(t.value)
+        if isinstance(t, S.DotIdent):
+            return self.constant(self.dot_constructor(t.name, expected))
         if isinstance(t, S.By):
             return Proof("by")
         raise NotSupported(f"the construct {type(t).__name__} is not evaluated")
@@ -211,6 +217,25 @@ class Evaluator(Operators, Forms, Patterns):
             except EvalError:
                 return v
         return v
+
+    def dot_constructor(self, short: str, expected: Ty | None) -> str:
+        """The constructor `.short` names: of the type the context expects, or the only
+        constructor of that name among the ingested types."""
+        lib: Any = self.lib  # a library of ingested declarations knows their constructors
+        if not hasattr(lib, "constructors"):
+            raise NotSupported(f"`.{short}`: no inductive types are known here")
+        head = expected.head if isinstance(expected, TOther) else None
+        if head is not None:
+            for cand in lib.candidates(head):
+                if f"{cand}.{short}" in lib.constructors(cand):
+                    return f"{cand}.{short}"
+        found = lib.constructors_named(short)
+        if len(found) == 1:
+            return found[0]
+        raise NotSupported(
+            f"`.{short}`: the type it constructs is not known here"
+            + (f" (constructors of that name: {', '.join(found)})" if found else "")
+        )
 
     def _closed_value(self, name: str, v: Any) -> Any:
         """The value of a definition without parameters (a weight matrix, a constant),
@@ -288,15 +313,28 @@ class Evaluator(Operators, Forms, Patterns):
             kind = pt[have + k] if have + k < len(pt) else None
         elif hasattr(head, "param_kind"):
             kind = head.param_kind(have + k)
+            if kind is None:
+                return head.param_type(have + k)
         return {"nat": TNat(), "real": TReal(), "fin": TFin(None), "int": TInt()}.get(kind or "")
 
     def _app(self, t: S.App, env: Env, expected: Ty | None) -> Any:
         head = t.fn.arg if isinstance(t.fn, S.Prefix) and t.fn.op == "@" else t.fn
-        fn, terms = arrange(self, self.eval(head, env), t, env)
+        if isinstance(head, S.DotIdent):
+            # `.ctor args` resolves against the type expected of the whole application; the
+            # constructor itself, not its value, takes `(n := …)` (`.gap (c := c)`)
+            f: Any = self.lib.lookup(self.dot_constructor(head.name, expected))
+        elif isinstance(head, S.Const) and any(isinstance(a, S.NamedArg) for a in t.args):
+            f = self.lib.lookup(head.name)
+        else:
+            f = self.eval(head, env)
+        fn, terms = arrange(self, f, t, env)
         args = [self.eval(a, env, self._expect_arg(fn, k, expected)) for k, a in enumerate(terms)]
         for k, (a, term) in enumerate(zip(args, terms, strict=True)):
             if isinstance(a, Arr) and a.kind == "nat" and a.is_static and is_product(term):
                 args[k] = with_size(a, term, env)
+        if not args and hasattr(fn, "apply_args") and fn.min_args() == 0:
+            # only named arguments (`.gap (c := c) (h := h) (w := w)`): the value itself
+            return fn.apply_args(self, (), expected=expected)[0]
         return self.apply(fn, args, expected)
 
     def apply(self, fn: Any, args: list[Any], expected: Ty | None = None) -> Any:

@@ -26,6 +26,7 @@ from checkers.derived.values import (
     Arr,
     Axis,
     Builtin,
+    Ctor,
     Lst,
     Pair,
     Proof,
@@ -190,6 +191,9 @@ class Forms:
                 return v.fields[f]
             # generalized field notation: `M.add x y` is `FloatModel.add M x y`
             return self.apply(self.constant(f"{v.type_name}.{f}"), [v])
+        if isinstance(v, Ctor):
+            # `e.subst g` is `Back.subst e g`
+            return self.apply(self.constant(f"{v.type_name}.{f}"), [v])
         if isinstance(v, Lst | Among):
             return self.apply(field_function(self.constant(f"List.{f}"), v), [v])
         if isinstance(v, Arr):
@@ -226,7 +230,11 @@ class Forms:
             if hname not in ("Finset.univ", "univ"):
                 raise NotSupported("a big operator over a finset other than univ or range")
         if ty_term is None:
-            raise NotSupported(f"the type of the summation variable {name} is not written")
+            # as Lean's elaborator settles it: the domain of an array it indexes
+            sz = self.infer_index_size(name, t.body, env)
+            if sz is None:
+                raise NotSupported(f"the type of the summation variable {name} is not written")
+            return sz, "fin"
         ty = self.type_of(ty_term, env)
         if not isinstance(ty, TFin) or ty.sz is None:
             raise NotSupported(f"a big operator over a type other than Fin n ({name})")

@@ -7,7 +7,7 @@ from typing import Any, Protocol
 
 from checkers.derived.coercion import Ctx
 from checkers.derived.types import TProd, Ty
-from checkers.derived.values import Arr, Axis, Lst, Pair, Sz
+from checkers.derived.values import Arr, Axis, Ctor, Lst, Pair, Sz
 from theorem_index.lean import syntax as S
 
 Env = Mapping[str, Any]
@@ -77,6 +77,8 @@ class Host(Protocol):
     def match_pattern(self, pattern: S.Term, v: Any, binds: dict[str, Any]) -> Arr | None: ...
 
     def match_list(self, pat: S.Term, v: Lst, binds: dict[str, Any]) -> Arr | None: ...
+
+    def match_constructor(self, pat: S.Term, v: Ctor, binds: dict[str, Any]) -> Arr | None: ...
 
     def pattern_lam(
         self,

@@ -26,6 +26,7 @@ from checkers.derived.values import (
     Arr,
     Axis,
     Closure,
+    Ctor,
     Lst,
     Pair,
     Proof,
@@ -227,6 +228,8 @@ class Patterns:
             return A.logic("∧", c1, c2)
         if isinstance(v, Lst):
             return self.match_list(pat, v, binds)
+        if isinstance(v, Ctor):
+            return self.match_constructor(pat, v, binds)
         if isinstance(v, Arr) and v.kind in ("nat", "fin", "int"):
             if isinstance(pat, S.Num):
                 return A.compare("=", v, num(int(pat.text, 0)), self.ctx)
@@ -247,6 +250,41 @@ class Patterns:
                 return at_least if below is None else A.logic("∧", at_least, below)
         what = v.describe() if isinstance(v, Arr) else type(v).__name__
         raise NotSupported(f"the match pattern {_text(pat)} on a value of type {what}")
+
+    def match_constructor(self: Host, pat: S.Term, v: Ctor, binds: dict[str, Any]) -> Arr | None:
+        """`.dotIn _ W e` (or `SHlo.dotIn …`, with `(m := m)` naming an implicit argument)
+        on a constructed value: which constructor it is is known here."""
+        head, args = (pat.fn, pat.args) if isinstance(pat, S.App) else (pat, ())
+        if isinstance(head, S.DotIdent):
+            same = head.name == v.short
+        elif isinstance(head, S.Const | S.Ident):
+            same = head.name == v.ctor or v.ctor.endswith("." + head.name)
+        else:
+            raise NotSupported(f"the match pattern {_text(pat)} on a {v.type_name}")
+        if not same:
+            return Arr(False, "bool")
+        positional = [a for a in args if not isinstance(a, S.NamedArg)]
+        if len(positional) != len(v.args):
+            raise NotSupported(
+                f"the pattern {_text(pat)} gives {len(positional)} of the "
+                f"{len(v.args)} explicit arguments of {v.ctor}"
+            )
+        conds: list[Arr] = []
+        for a in args:
+            if isinstance(a, S.NamedArg):
+                if a.name not in v.implicit:
+                    raise NotSupported(f"the implicit argument ({a.name} := …) of {v.ctor}")
+                c = self.match_pattern(a.value, v.implicit[a.name], binds)
+                if c is not None:
+                    conds.append(c)
+        for p, x in zip(positional, v.args, strict=True):
+            c = self.match_pattern(p, x, binds)
+            if c is not None:
+                conds.append(c)
+        out: Arr | None = None
+        for c in conds:
+            out = c if out is None else A.logic("∧", out, c)
+        return out
 
     def match_list(self: Host, pat: S.Term, v: Lst, binds: dict[str, Any]) -> Arr | None:
         """`[]`, `[a, b]` and `a :: rest` on a list: its length is a constant, so whether

@@ -22,6 +22,14 @@ from checkers.derived.derivatives import BUILTINS as DERIVATIVES
 from checkers.derived.equations import EqnFn, Param
 from checkers.derived.errors import NotSupported
 from checkers.derived.finsets import FINSETS
+from checkers.derived.inductives import (
+    STRING_NAMES,
+    CtorFn,
+    Leaf,
+    by_constructors,
+    constructor_fn,
+    leaf_of,
+)
 from checkers.derived.inference import settle_types
 from checkers.derived.lean_core import CORE
 from checkers.derived.lists import LISTS
@@ -36,9 +44,12 @@ from checkers.derived.types import (
     NAT_NAMES,
     PROP_NAMES,
     REAL_NAMES,
+    const_name,
+    head_and_args,
 )
 from checkers.derived.values import Builtin
 from theorem_index.lean import KnownNames, analyse_declaration
+from theorem_index.lean import syntax as S
 from theorem_index.model import Declaration
 
 # The language's own library: Lean core and Mathlib (numbers, lists, finite sets,
@@ -66,6 +77,7 @@ TYPE_NAMES = frozenset(
     | INT_NAMES
     | PROP_NAMES
     | LIST_NAMES
+    | STRING_NAMES
 )
 # Dependencies worth recording: the constants of the vocabulary packs, and the
 # project's derivatives that are evaluated by automatic differentiation (`Proofs.pdiv`).
@@ -109,6 +121,7 @@ class Semantics:
         self.values: dict[tuple[str, str, str], Any] = {}
         # applications of definitions to exact constants: see EqnFn.apply_args
         self.applications: OrderedDict[Any, Any] = OrderedDict()
+        self._ctors: dict[str, tuple[str, ...]] | None = None
 
     @property
     def known(self) -> KnownNames:
@@ -140,6 +153,8 @@ class Semantics:
 
     def _load_equation(self, name: str) -> EqnFn | NotSupported:
         decl = self.declaration(name)
+        if decl is not None and decl.kind == "ctor":
+            return self._load_constructor(decl)
         if decl is None or not decl.equations:
             return NotSupported(f"{name} has no ingested equation")
         analysis = analyse_declaration(decl, self.known)
@@ -159,14 +174,77 @@ class Semantics:
         params = tuple(
             Param(n, b.type, b.kind) for b in analysis.binders for n in (b.names or ("",))
         )
-        params, result = scalar_arguments(params, analysis.statement, lhs_vars)
+        params, result = scalar_arguments(
+            params, analysis.statement, lhs_vars, data=self._inductive_type
+        )
         implicit = {p.name for p in params if p.kind == "implicit"}
         shown = tuple(v for v in lhs_vars if v not in implicit)  # sizes matched, not passed
         rhs = fixed_variables(name, rhs, len(shown))
         try:
-            return EqnFn(name, params, result, shown, rhs, recursive=name in constants_in(rhs))
+            eq = EqnFn(name, params, result, shown, rhs, recursive=name in constants_in(rhs))
         except NotSupported as e:
             return e
+        if result is not None and self._inductive_type(result):
+            # its value is a constructed term: the dimensions only its type mentions may
+            # stay unsettled, as a constructor's may
+            eq.settles_all = False
+        return eq
+
+    def _load_constructor(self, decl: Declaration) -> EqnFn | NotSupported:
+        analysis = analyse_declaration(decl, self.known)
+        if analysis.binders is None or analysis.statement is None or analysis.errors:
+            return NotSupported(f"the constructor {decl.name} does not parse")
+        return constructor_fn(decl.name, analysis.binders, analysis.statement)
+
+    # --- inductive types ------------------------------------------------------
+
+    def _constructor_index(self) -> dict[str, tuple[str, ...]]:
+        """Every ingested constructor's full name, by its type's full name."""
+        if self._ctors is None:
+            found: dict[str, list[str]] = {}
+            for n in _env_names(self.env):
+                d = self.declaration(n)
+                if d is not None and d.kind == "ctor":
+                    found.setdefault(n.rpartition(".")[0], []).append(n)
+            self._ctors = {k: tuple(v) for k, v in found.items()}
+        return self._ctors
+
+    def constructors(self, type_name: str) -> tuple[str, ...]:
+        """The constructors of the inductive type `type_name`, in declaration order."""
+        return self._constructor_index().get(type_name, ())
+
+    def constructors_named(self, short: str) -> tuple[str, ...]:
+        """Every constructor called `short`, of any type (`.sub` with no expected type)."""
+        return tuple(
+            c for cs in self._constructor_index().values() for c in cs if c.endswith("." + short)
+        )
+
+    def is_inductive(self, name: str) -> bool:
+        """Whether `name` is an inductive type whose constructors are ingested."""
+        return any(bool(self.constructors(c)) for c in self.candidates(name))
+
+    def _inductive_type(self, t: S.Term) -> bool:
+        name = const_name(head_and_args(t)[0])
+        return name is not None and self.is_inductive(name)
+
+    def type_params(self, type_name: str) -> int:
+        """How many parameters (before its indices) the type `type_name` takes."""
+        decl = self.declaration(type_name)
+        if decl is None:
+            return 0
+        got = analyse_declaration(decl, self.known).binders
+        return sum(len(b.names) for b in got or () if b.kind != "inst")
+
+    def leaf(self, type_name: str) -> Leaf | None:
+        """How a binder of the inductive type `type_name` is drawn (inductives.py)."""
+        params = self.type_params(type_name)
+        for c in self.constructors(type_name):
+            fn = self.equation(c)
+            if isinstance(fn, CtorFn) and not self.missing(c):
+                found = leaf_of(fn, params)
+                if found is not None:
+                    return found
+        return None
 
     # --- lookup -------------------------------------------------------------
 
@@ -206,7 +284,11 @@ class Semantics:
             out: tuple[str, ...] = (name,)
         else:
             found: set[str] = set()
-            for c in sorted(self._equation_constants(name) | _param_type_constants(eq)):
+            # a definition by cases on constructors (`den _ (.dotIn _ W e) = …`) needs only
+            # the alternatives its arguments reach: an alternative's missing constant is
+            # refused when evaluating reaches it, not for every use of the definition
+            used = set() if by_constructors(eq.rhs) else self._equation_constants(name)
+            for c in sorted(used | _param_type_constants(eq)):
                 found.update(self.missing_in_names([c], exclude=name))
             out = tuple(sorted(found))
         self._missing[name] = out
@@ -215,7 +297,12 @@ class Semantics:
     def missing_in_names(self, names: Iterable[str], exclude: str = "") -> set[str]:
         out: set[str] = set()
         for c in names:
-            if c == exclude or c in TYPE_NAMES or structure_sampler(c) is not None:
+            if (
+                c == exclude
+                or c in TYPE_NAMES
+                or structure_sampler(c) is not None
+                or self.is_inductive(c)
+            ):
                 continue
             if isinstance(c, FieldName):
                 if any(self.source(x) is not None for x in self.candidates(c)):

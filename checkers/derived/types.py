@@ -84,9 +84,11 @@ class TProd(Ty):
 
 @dataclass(frozen=True)
 class TOther(Ty):
-    """A type the evaluator does not model (a structure, a class...)."""
+    """A type the evaluator does not model (a structure, a class, an inductive type...);
+    `head` is its constant's full name where it has one (what `.ctor` resolves against)."""
 
     text: str
+    head: str | None = None
 
 
 # ℚ is checked as the subfield of ℝ it is: its operations are ℝ's (`x / 0 = 0`
@@ -245,7 +247,7 @@ def eval_type(t: S.Term, env: Mapping[str, Any], fallback: DimEval | None = None
             if len(args) != rank:
                 raise EvalError(f"{name} takes {rank} dimensions, got {len(args)}")
             return vec_type(tuple(eval_dim(a, env, fallback) for a in args))
-    return TOther(_short_text(t))
+    return TOther(_short_text(t), name)
 
 
 def type_from_text(text: str) -> Ty:

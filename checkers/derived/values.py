@@ -236,6 +236,33 @@ class Struct:
     fields: Mapping[str, Any]
 
 
+@dataclass(frozen=True, eq=False)
+class Text:
+    """A string (`"%W"`, `s!"%{p}W"`): names that carry no numbers, compared by text."""
+
+    text: str
+
+
+@dataclass(frozen=True, eq=False)
+class Ctor:
+    """A value of an inductive type built by one of its constructors (`.dotIn "W" W e`):
+    the type, the constructor, the explicit arguments in order, the implicit ones by
+    name (dimensions, where they were settled) and the type's indices (`SHlo n`'s n),
+    which settle the dimensions of a function that takes it."""
+
+    type_name: str
+    ctor: str  # fully qualified (`Proofs.StableHLO.SHlo.dotIn`)
+    args: tuple[Any, ...]
+    implicit: Mapping[str, Any]
+    indices: tuple[Sz | None, ...]
+    # per unknown index, a name shared by the indices known to be equal (`Back i i`)
+    links: tuple[str | None, ...] = ()
+
+    @property
+    def short(self) -> str:
+        return self.ctor.rsplit(".", 1)[-1]
+
+
 def holds_tracer(value: Any) -> bool:
     """Whether a value holds data of a trace in progress (so it cannot be kept for later)."""
     if isinstance(value, Arr):
@@ -244,7 +271,9 @@ def holds_tracer(value: Any) -> bool:
         return holds_tracer(value.fst) or holds_tracer(value.snd)
     if isinstance(value, Lst):
         return any(holds_tracer(x) for x in value.items)
-    return not isinstance(value, Arr | Pair | int | float | Fraction | Numeral | TypeValue)
+    if isinstance(value, Ctor):
+        return any(holds_tracer(x) for x in (*value.args, *value.implicit.values()))
+    return not isinstance(value, Arr | Pair | int | float | Fraction | Numeral | TypeValue | Text)
 
 
 def pair_leaves(p: Pair) -> list[Any]:

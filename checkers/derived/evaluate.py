@@ -56,9 +56,11 @@ from checkers.derived.values import (
     Pair,
     Partial,
     Proof,
+    Struct,
     Sz,
     Text,
     TypeValue,
+    Unevaluated,
     as_array,
     holds_tracer,
     iota,
@@ -184,10 +186,16 @@ class Evaluator(Operators, Forms, Patterns):
             return TypeValue(t.kind)
         if isinstance(t, S.Str):
             return Text(t.value)
+        if isinstance(t, S.StructInst):
+            return self._struct_inst(t, env, expected)
         if isinstance(t, S.DotIdent):
             return self.constant(self.dot_constructor(t.name, expected))
         if isinstance(t, S.By):
             return Proof("by")
+        if isinstance(t, S.Hole):
+            # `_` where Lean elaborates a proof (`relu_has_vjp_at n x _`); used as data it
+            # is refused where it is used
+            return Proof("_")
         raise NotSupported(f"the construct {type(t).__name__} is not evaluated")
 
     def _name(self, t: S.Var | S.Ident, env: Env, expected: Ty | None) -> Any:
@@ -217,6 +225,20 @@ class Evaluator(Operators, Forms, Patterns):
             except EvalError:
                 return v
         return v
+
+    def _struct_inst(self, t: S.StructInst, env: Env, expected: Ty | None) -> Struct:
+        """`{ backward := fun x dy => …, … }`: a value of the structure the context expects.
+        A field that cannot be evaluated is refused where it is read, not here."""
+        if t.base is not None:
+            raise NotSupported("a structure update `{ s with … }`")
+        head = expected.head if isinstance(expected, TOther) else None
+        fields: dict[str, Any] = {}
+        for name, term in t.fields:
+            try:
+                fields[name] = self.eval(term, env)
+            except (EvalError, NotSupported) as e:
+                fields[name] = Unevaluated(str(e))
+        return Struct(head or "", fields)
 
     def dot_constructor(self, short: str, expected: Ty | None) -> str:
         """The constructor `.short` names: of the type the context expects, or the only
@@ -342,6 +364,8 @@ class Evaluator(Operators, Forms, Patterns):
         application (what fixes the implicit dimensions of `Tensor3.unflatten v`)."""
         args = list(args)
         while args:
+            if isinstance(fn, Proof):
+                return fn  # a proof applied to arguments is a proof
             if isinstance(fn, Arr):
                 a = args.pop(0)
                 if isinstance(a, Pair):

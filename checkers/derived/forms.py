@@ -32,6 +32,7 @@ from checkers.derived.values import (
     Proof,
     Struct,
     Sz,
+    Unevaluated,
     as_array,
     drop_axis_by_sum,
     expand,
@@ -188,7 +189,10 @@ class Forms:
             return Proof(f)
         if isinstance(v, Struct):
             if f in v.fields:
-                return v.fields[f]
+                got = v.fields[f]
+                if isinstance(got, Unevaluated):
+                    raise NotSupported(f"the field {f} of {v.type_name}: {got.reason}")
+                return got
             # generalized field notation: `M.add x y` is `FloatModel.add M x y`
             return self.apply(self.constant(f"{v.type_name}.{f}"), [v])
         if isinstance(v, Ctor):

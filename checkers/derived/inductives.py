@@ -253,3 +253,32 @@ def _constructor_pattern(p: S.Term) -> bool:
         p = p.term
     head = p.fn if isinstance(p, S.App) else p
     return isinstance(head, S.DotIdent)
+
+
+# heads of propositions a definition takes as proofs (`(hf : Differentiable ℝ f)`)
+PROP_HEADS = frozenset(
+    {
+        "Differentiable",
+        "DifferentiableAt",
+        "DifferentiableOn",
+        "HasFDerivAt",
+        "HasDerivAt",
+        "Continuous",
+        "ContinuousAt",
+        "ContDiff",
+        "Fact",
+        "NeZero",
+    }
+)
+_RELATIONS = frozenset({"=", "≠", "<", "≤", ">", "≥", "∧", "∨", "↔", "∈", "∉"})
+
+
+def is_proposition(t: S.Term) -> bool:
+    """Whether a parameter's type is evidently a proposition (its argument is a proof)."""
+    while isinstance(t, S.Paren):
+        t = t.term
+    if isinstance(t, S.BinOp):
+        return t.op in _RELATIONS or (t.op == "→" and is_proposition(t.rhs))
+    if isinstance(t, S.Quant):
+        return True
+    return const_name(head_and_args(t)[0]) in PROP_HEADS

@@ -28,6 +28,7 @@ from checkers.derived.inductives import (
     Leaf,
     by_constructors,
     constructor_fn,
+    is_proposition,
     leaf_of,
 )
 from checkers.derived.inference import settle_types
@@ -47,7 +48,7 @@ from checkers.derived.types import (
     const_name,
     head_and_args,
 )
-from checkers.derived.values import Builtin
+from checkers.derived.values import Builtin, Proof
 from theorem_index.lean import KnownNames, analyse_declaration
 from theorem_index.lean import syntax as S
 from theorem_index.model import Declaration
@@ -67,6 +68,8 @@ _LOADED = build_library(BASE, load_packs())
 LIBRARY: dict[str, Builtin] = dict(_LOADED.builtins)
 
 ALWAYS_LIBRARY = frozenset({"Proofs.pdiv", "Proofs.pdivMat", "fderiv", "deriv"})
+# Lean core's proof terms, passed where a proof is expected (`correct := fun _ => rfl`)
+PROOF_TERMS = frozenset({"rfl", "trivial", "le_rfl", "Eq.refl", "le_refl", "True.intro"})
 # Names that only occur as types or as the domain of a big operator.
 TYPE_NAMES = frozenset(
     {"Fin", "Finset.univ", "Finset.range", "Type"}
@@ -122,6 +125,7 @@ class Semantics:
         # applications of definitions to exact constants: see EqnFn.apply_args
         self.applications: OrderedDict[Any, Any] = OrderedDict()
         self._ctors: dict[str, tuple[str, ...]] | None = None
+        self._fields_of: dict[str, tuple[str, ...]] = {}
 
     @property
     def known(self) -> KnownNames:
@@ -199,14 +203,19 @@ class Semantics:
     # --- inductive types ------------------------------------------------------
 
     def _constructor_index(self) -> dict[str, tuple[str, ...]]:
-        """Every ingested constructor's full name, by its type's full name."""
+        """Every ingested constructor's full name, by its type's full name (and each
+        structure's fields, by the structure's, in `self._fields_of`)."""
         if self._ctors is None:
             found: dict[str, list[str]] = {}
+            fields: dict[str, list[str]] = {}
             for n in _env_names(self.env):
                 d = self.declaration(n)
                 if d is not None and d.kind == "ctor":
                     found.setdefault(n.rpartition(".")[0], []).append(n)
+                elif d is not None and _is_projection(d):
+                    fields.setdefault(n.rpartition(".")[0], []).append(n)
             self._ctors = {k: tuple(v) for k, v in found.items()}
+            self._fields_of = {k: tuple(v) for k, v in fields.items()}
         return self._ctors
 
     def constructors(self, type_name: str) -> tuple[str, ...]:
@@ -220,8 +229,10 @@ class Semantics:
         )
 
     def is_inductive(self, name: str) -> bool:
-        """Whether `name` is an inductive type whose constructors are ingested."""
-        return any(bool(self.constructors(c)) for c in self.candidates(name))
+        """Whether `name` is an inductive type whose constructors are ingested, or a
+        structure whose fields are (its values are built by `{ f := … }`)."""
+        index = self._constructor_index()
+        return any(c in index or c in self._fields_of for c in self.candidates(name))
 
     def _inductive_type(self, t: S.Term) -> bool:
         name = const_name(head_and_args(t)[0])
@@ -260,16 +271,24 @@ class Semantics:
                 return self.equation(cand)
             if src == "library":
                 return self.library[cand]
+            if src == "proof":
+                return Proof(cand)
         raise NotSupported(f"no semantics for: {name}", (name,))
 
     def source(self, name: str) -> str | None:
-        """'equation', 'library' or None: where the meaning of `name` comes from."""
+        """'equation', 'library', 'proof' or None: where the meaning of `name` comes from
+        (a theorem, or `rfl`, passed as an argument is a proof: it carries no data)."""
         if name not in ALWAYS_LIBRARY:
             eq = self.equation(name)
             if isinstance(eq, EqnFn) and not self.missing(name):
                 return "equation"
         if name in self.library:
             return "library"
+        if name in PROOF_TERMS:
+            return "proof"
+        decl = self.declaration(name)
+        if decl is not None and decl.kind in ("theorem", "lemma"):
+            return "proof"
         return None
 
     # --- static analysis ---------------------------------------------------------
@@ -427,9 +446,15 @@ class Semantics:
 
 def _param_type_constants(eq: EqnFn) -> set[str]:
     """The constants of the definition's parameter and result types: a value of a type
-    without semantics (`def w : List ℤ := [..]`) cannot be evaluated either."""
+    without semantics (`def w : List ℤ := [..]`) cannot be evaluated either. A parameter
+    that is a proof (`hf : Differentiable ℝ f`) carries no data: its type is not needed."""
     out: set[str] = set() if eq.result is None else constants_in(eq.result)
     for p in eq.params:
-        if p.type is not None and p.kind != "inst":
+        if p.type is not None and p.kind != "inst" and not is_proposition(p.type):
             out |= constants_in(p.type)
     return out
+
+
+def _is_projection(d: Declaration) -> bool:
+    """A structure's field as the reader lists it: `S.f (self : S …) : T`, no equation."""
+    return d.kind == "def" and not d.equations and "(self : " in d.binders

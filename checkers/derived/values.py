@@ -263,6 +263,14 @@ class Ctor:
         return self.ctor.rsplit(".", 1)[-1]
 
 
+@dataclass(frozen=True, eq=False)
+class Unevaluated:
+    """A structure field that could not be evaluated (a proof the evaluator has no meaning
+    for): refused, with why, where it is read."""
+
+    reason: str
+
+
 def holds_tracer(value: Any) -> bool:
     """Whether a value holds data of a trace in progress (so it cannot be kept for later)."""
     if isinstance(value, Arr):

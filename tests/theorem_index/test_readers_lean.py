@@ -37,6 +37,8 @@ def test_read_scopes_fixture_names_every_declaration() -> None:
         "Outer.sum_range_id",
         "Outer.instInhabitedMat",
         "Outer.Pair",
+        "Outer.Pair.fst",
+        "Outer.Pair.snd",
         "Outer.Color",
         "Outer.Color.red",
         "Outer.Color.green",

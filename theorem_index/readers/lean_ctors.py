@@ -62,7 +62,9 @@ def constructors(parser: DeclParser, parsed: ParsedDecl) -> list[Constructor]:
     if stop is not None:
         end = stop.start()
     params = tuple(_implicit(g) for g in parsed.binders if g.opener in ("(", "{", "") and g.type)
-    applied = " ".join([parsed.name or "", *(n for g in parsed.binders for n in g.names)])
+    applied = " ".join(
+        [parsed.name or "", *(n for g in parsed.binders if g.opener in ("(", "") for n in g.names)]
+    )
     bars = _bars(scan, start, end)
     out: list[Constructor] = []
     for k, bar in enumerate(bars):
@@ -72,4 +74,53 @@ def constructors(parser: DeclParser, parsed: ParsedDecl) -> list[Constructor]:
             continue
         statement = one.statement or applied
         out.append(Constructor(one.name, params + one.binders, statement, bar, one.statement_start))
+    return out
+
+
+@dataclass(frozen=True)
+class Field:
+    short: str
+    binders: tuple[BinderGroup, ...]  # the structure's parameters (implicit), then `self`
+    statement: str  # the field's type
+    start: int
+
+
+_FIELD_LINE = re.compile(
+    r"(?m)^([ \t]+)(?:\(([^():]+):(.+)\)|([^\W\d][\w'!?₀-₉ ]*?)[ \t]*:(?!=)(.*))$"
+)
+
+
+def fields(parser: DeclParser, parsed: ParsedDecl) -> list[Field]:
+    """The fields of the structure `parsed` (its `where` block), each as its projection:
+    `HasVJP.backward {m n : Nat} {f : Vec m → Vec n} (self : HasVJP f) : Vec m → Vec n →
+    Vec m`. A field's type may go on over more lines, indented further."""
+    scan, code = parser.scan, parser.code
+    start, end = parsed.body_start, parsed.end
+    if not scan.startswith("where", start):
+        return []
+    stop = _STOP.search(scan, start, end)
+    if stop is not None:
+        end = stop.start()
+    params = tuple(_implicit(g) for g in parsed.binders if g.opener in ("(", "{", "") and g.type)
+    applied = " ".join(
+        [parsed.name or "", *(n for g in parsed.binders if g.opener in ("(", "") for n in g.names)]
+    )
+    self_group = parse_group(f"(self : {applied})")
+    lines = list(_FIELD_LINE.finditer(scan, start + len("where"), end))
+    if not lines:
+        return []
+    column = min(len(m.group(1)) for m in lines)
+    heads = [m for m in lines if len(m.group(1)) == column]
+    out: list[Field] = []
+    for k, m in enumerate(heads):
+        names = (m.group(2) or m.group(4) or "").split()
+        stop_at = heads[k + 1].start() if k + 1 < len(heads) else end
+        type_start = m.start(3) if m.group(2) else m.start(5)
+        type_end = stop_at if not m.group(2) else m.end(3)
+        text = " ".join(code[type_start:type_end].split())
+        text = text.split(" := ", 1)[0]  # a default value is not part of the type
+        if not names or not text or any(not n.replace("_", "a").isidentifier() for n in names):
+            continue
+        for n in names:
+            out.append(Field(n, (*params, self_group), text, m.start()))
     return out

@@ -16,7 +16,11 @@ from dataclasses import dataclass
 
 from theorem_index.readers import errors
 from theorem_index.readers.errors import LineIndex, ReadError
-from theorem_index.readers.lean_equations import alternative_equations, equation
+from theorem_index.readers.lean_equations import (
+    alternative_equations,
+    equation,
+    where_equation,
+)
 from theorem_index.readers.signature import CLOSERS, NAME, OPENERS, close_group, normalize
 
 _NAME_RE = re.compile(NAME)
@@ -30,6 +34,7 @@ _TOKENS = re.compile(
 _BODY_STOP_RE = re.compile(
     r"(?<![\w'.!?])(?:where|deriving|termination_by|decreasing_by)(?![\w'!?])"
 )
+_WHERE_STOP_RE = re.compile(r"(?<![\w'.!?])(?:deriving|termination_by|decreasing_by)(?![\w'!?])")
 _OPEN_RE = re.compile(r"[(\[{⦃⟨⟦⟪]")
 _CLOSE_RE = re.compile(r"[)\]}⦄⟩⟧⟫]")
 _LET_RE = re.compile(r"(?<![\w'.!?])(?:let|have)(?![\w'!?])")
@@ -303,4 +308,12 @@ class DeclParser:
         bar = self._skip(pos, end)
         if scan.startswith("|", bar):
             return alternative_equations(lhs, scan, self.code, bar, self._body_end(bar, end))
+        if scan.startswith("where", bar) and not scan[bar + 5 : bar + 6].isalnum():
+            eq = where_equation(lhs, scan, self.code, bar + 5, self._where_end(bar + 5, end))
+            return () if eq is None else (eq,)
         return ()
+
+    def _where_end(self, pos: int, end: int) -> int:
+        """Where a `where` block of fields ends: `termination_by`, `deriving`, … at depth 0."""
+        stop = _WHERE_STOP_RE.search(self.scan, pos, end)
+        return self._trim(pos, stop.start() if stop else end)

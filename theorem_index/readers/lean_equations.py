@@ -278,3 +278,36 @@ def _split_commas(scan: str, code: str, start: int, stop: int) -> list[str]:
             last = i + 1
     parts.append(normalize(code[last:stop]))
     return [p for p in parts if p]
+
+
+_WHERE_FIELD = re.compile(rf"(?m)^([ \t]*)({NAME})((?:[ \t]+[\w'!?₀-₉]+)*)[ \t]*:=(?!=)")
+
+
+def where_equation(lhs: str, scan: str, code: str, start: int, stop: int) -> str | None:
+    """`name args = { f := v, … }` for a structure instance written after `where`
+    (a field with arguments, `backward x dy := …`, is `backward := fun x dy => …`)
+    (`def dense_has_vjp … : HasVJP (dense W b) where backward := …`): one field per line
+    at the first field's column; a field whose value is a tactic proof (`by …`) is left
+    out, as the proof of a data-free field carries nothing to evaluate."""
+    found = list(_WHERE_FIELD.finditer(scan, start, stop))
+    if not found:
+        return None
+    column = len(found[0].group(1))
+    heads = [m for m in found if len(m.group(1)) == column]
+    fields: list[str] = []
+    for k, m in enumerate(heads):
+        end = heads[k + 1].start() if k + 1 < len(heads) else stop
+        value = m.end()
+        while value < end and scan[value].isspace():
+            value += 1
+        if scan.startswith("by", value) and not scan[value + 2 : value + 3].isalnum():
+            continue
+        text = equation("_", scan, code, value, end)
+        if text is None:
+            return None
+        body = text[len("_ = ") :].strip()
+        args = m.group(3).split()
+        fields.append(f"{m.group(2)} := " + (f"(fun {' '.join(args)} => {body})" if args else body))
+    if not fields:
+        return None
+    return f"{lhs} = {{ {', '.join(fields)} }}"

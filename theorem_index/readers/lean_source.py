@@ -20,7 +20,7 @@ import re
 from theorem_index.model import Declaration, Document, ModuleDoc, SourceLocation
 from theorem_index.readers import errors, prose
 from theorem_index.readers.errors import LineIndex, ReadError
-from theorem_index.readers.lean_ctors import constructors
+from theorem_index.readers.lean_ctors import constructors, fields
 from theorem_index.readers.lean_decl import BinderGroup, DeclParser, ParsedDecl, parse_group
 from theorem_index.readers.lean_lexer import DocComment, doc_text, mask
 from theorem_index.readers.lean_scope import (
@@ -314,6 +314,25 @@ class _SourceReader:
         )
         if kind == "inductive":
             self._constructors(parsed, name, opens)
+        elif kind == "structure":
+            self._fields(parsed, name, opens)
+
+    def _fields(self, parsed: ParsedDecl, name: str, opens: list[str]) -> None:
+        """Each field of the structure `name`, as its projection (a declaration without
+        an equation: a value of the structure holds the field)."""
+        for f in fields(self.parser, parsed):
+            self.doc.declarations.append(
+                Declaration(
+                    name=f"{name}.{f.short}",
+                    kind="def",
+                    module=self.module,
+                    binders=" ".join(g.text for g in f.binders),
+                    statement=f.statement,
+                    location=SourceLocation(self.file, self.index.line(f.start)),
+                    namespace=name,
+                    opens=tuple(dict.fromkeys(opens)),
+                )
+            )
 
     def _constructors(self, parsed: ParsedDecl, name: str, opens: list[str]) -> None:
         """Each constructor of the inductive type `name`, as a declaration of its own."""

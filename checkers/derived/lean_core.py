@@ -162,6 +162,11 @@ def _fin_rev(ev: Evaluator, args: tuple[Any, ...]) -> Any:
     return Arr(data, "fin", i.axes, i.dom, i.bound)
 
 
+def _fin_cast(ev: Evaluator, args: tuple[Any, ...]) -> Any:
+    # `Fin.cast (h : n = m) i`: the same index, at a size the proof says is equal
+    return _fin(ev, args[1], "Fin.cast")
+
+
 def _fin_last(ev: Evaluator, args: tuple[Any, ...]) -> Any:
     n = nat_constant(ev._arr(args[0], "Fin.last"), "Fin.last")
     return Arr(n, "fin", bound=Sz(n + 1))
@@ -297,6 +302,7 @@ CORE: tuple[Builtin, ...] = (
     Builtin("Fin.castSucc", 1, _fin_cast_succ, implicit=1),
     Builtin("Fin.rev", 1, _fin_rev, implicit=1),
     Builtin("Fin.last", 1, _fin_last, ("nat",), implicit=0),
+    Builtin("Fin.cast", 2, _fin_cast, implicit=2),
     Builtin("Nat.succ", 1, _nat_succ, ("nat",), implicit=0),
     Builtin("Nat.pred", 1, _nat_pred, ("nat",), implicit=0),
     Builtin("finProdFinEquiv", 1, _fpfe, arg_expect=_fpfe_expect, implicit=2),

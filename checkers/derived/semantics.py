@@ -69,7 +69,30 @@ LIBRARY: dict[str, Builtin] = dict(_LOADED.builtins)
 
 ALWAYS_LIBRARY = frozenset({"Proofs.pdiv", "Proofs.pdivMat", "fderiv", "deriv"})
 # Lean core's proof terms, passed where a proof is expected (`correct := fun _ => rfl`)
-PROOF_TERMS = frozenset({"rfl", "trivial", "le_rfl", "Eq.refl", "le_refl", "True.intro"})
+# and Lean core's lemmas that the corpus passes as arguments (`Fin.cast (congrArg (N * ·)
+# (Nat.mul_assoc oc h w))`)
+PROOF_TERMS = frozenset(
+    {
+        "rfl",
+        "trivial",
+        "le_rfl",
+        "Eq.refl",
+        "Eq.symm",
+        "Eq.trans",
+        "le_refl",
+        "True.intro",
+        "congrArg",
+        "congrFun",
+        "Nat.mul_assoc",
+        "Nat.mul_comm",
+        "Nat.add_assoc",
+        "Nat.add_comm",
+        "Nat.mul_one",
+        "Nat.one_mul",
+        "Nat.zero_lt_one",
+        "Nat.succ_pos",
+    }
+)
 # Names that only occur as types or as the domain of a big operator.
 TYPE_NAMES = frozenset(
     {"Fin", "Finset.univ", "Finset.range", "Type"}

@@ -28,11 +28,13 @@ def _transpose_axes(x: Arr, order: Sequence[Axis], logs: bool = False) -> Any:
     return d
 
 
-# The most entries one evaluated value may have in one trial (2^27: 1 GiB of float64). A
-# statement whose evaluation would build a larger array (an index over one bound
-# variable applied to a function of another, e.g. at 100,352 x 100,352) is beyond this
-# evaluator, which says so rather than exhaust the machine's memory.
-MAX_ENTRIES = 2**27
+# The most entries one evaluated value may have in one trial (2^22: 32 MiB of float64, 2 GiB
+# over a batch of 64 trials; the batch holds every trial's copy at once). A statement
+# whose evaluation would build a larger array (an index over one bound variable applied
+# to a function of another, e.g. at 100,352 x 100,352; a whole network's rendered graph
+# at a large dims draw) is beyond this evaluator, which says so rather than exhaust the
+# machine's memory.
+MAX_ENTRIES = 2**22
 
 
 def guard_entries(sizes: Sequence[int], what: str) -> None:

@@ -215,7 +215,10 @@ class DerivedChecker:
             lhs = ev.tabulate(lhs, rhs.dom)
         for side in (lhs, rhs):
             if not isinstance(side, Arr):
-                raise NotSupported("an equation between values that are not numbers or arrays")
+                why = f" ({ev.unsolved})" if ev.unsolved else ""
+                raise NotSupported(
+                    f"an equation between values that are not numbers or arrays{why}"
+                )
             if side.kind == "bool":
                 raise NotSupported("an equation between propositions")
             if side.axes:

@@ -50,6 +50,7 @@ from checkers.derived.values import (
     Partial,
     Sz,
     TypeValue,
+    Unsolved,
     exact_key,
     iota,
     move_axis_to_dom,
@@ -108,10 +109,6 @@ def _is_sort(t: S.Term | None) -> bool:
 
 class EqnFn:
     """A definition unfolded through its equation."""
-
-    # every implicit dimension must be settled by the arguments (a constructor's need not:
-    # its value holds its arguments, whatever the dimensions only its type mentions)
-    settles_all = True
 
     def __init__(
         self,
@@ -241,19 +238,28 @@ class EqnFn:
         missing = sorted(n for n in unknown if n not in dims)
         if missing and len(args) < used + len(self.arrow_domains):
             raise Deferred(self.name)
-        if missing and self.settles_all:
-            raise EvalError(
+        # a dimension keeps the factors it was solved with: `m := c * h * w` is that term
+        env: dict[str, Any] = {k: static_nat(v.n).with_(size=v) for k, v in dims.items()}
+        if missing:
+            # left to the body: the values it computes have the shapes (see `Unsolved`)
+            unsolved = Unsolved(
                 f"{self.name}: cannot infer the implicit dimension(s) "
                 f"{', '.join(missing)} from the arguments"
             )
-        env: dict[str, Any] = {k: static_nat(v.n) for k, v in dims.items()}
+            env.update(dict.fromkeys(missing, unsolved))
+            ev.unsolved = unsolved.reason
         for p in self.params:
             if _is_sort(p.type):
                 env[p.name] = TypeValue("ℝ")
         sizes: dict[str, Any] = {**env, **dims}
         for p, var, a in zip(self.explicit, self.lhs_vars, args, strict=False):
             v = a
-            if p.type is not None and isinstance(a, Arr) and not _is_nat(p.type):
+            if (
+                p.type is not None
+                and isinstance(a, Arr)
+                and not _is_nat(p.type)
+                and not (missing and _mentions(p.type, missing))
+            ):
                 # the types see the dimensions with their factors (`Vec (c * h * w)`)
                 v = ev.coerce_to(a, ev.type_of(p.type, {**env, **dims}))
             elif _is_nat(p.type) and isinstance(a, Arr):
@@ -487,6 +493,10 @@ def _link(
             links.remove(group)
             _solve(pending, dims, unknown, name)
             progress = True
+
+
+def _mentions(t: S.Term, names: list[str]) -> bool:
+    return any(isinstance(u, S.Var | S.Ident) and u.name in names for u in S.subterms(t))
 
 
 def _free_dims(e: S.Term, unknown: set[str], dims: dict[str, Sz]) -> set[str]:

@@ -41,10 +41,12 @@ from checkers.derived.types import (
     TOther,
     TReal,
     Ty,
+    const_name,
     entry_type,
     eval_dim,
     eval_type,
     fin_domains,
+    head_and_args,
     kind_of,
 )
 from checkers.derived.values import (
@@ -61,6 +63,7 @@ from checkers.derived.values import (
     Text,
     TypeValue,
     Unevaluated,
+    Unsolved,
     as_array,
     holds_tracer,
     iota,
@@ -97,6 +100,9 @@ class Evaluator(Operators, Forms, Patterns):
         self.probe = probe
         self.depth = 0
         self.unfoldings = 0
+        # why a definition's implicit dimension was left to its body (see `Unsolved`), to
+        # explain a value that stayed a function for want of it
+        self.unsolved: str | None = None
 
     def count_unfolding(self, name: str) -> None:
         self.unfoldings += 1
@@ -200,7 +206,10 @@ class Evaluator(Operators, Forms, Patterns):
 
     def _name(self, t: S.Var | S.Ident, env: Env, expected: Ty | None) -> Any:
         if t.name in env:
-            return env[t.name]
+            v = env[t.name]
+            if isinstance(v, Unsolved):
+                raise EvalError(v.reason)
+            return v
         if isinstance(t, S.Ident) and "." in t.name:
             head, _, rest = t.name.partition(".")
             if head in env:
@@ -430,6 +439,9 @@ class Evaluator(Operators, Forms, Patterns):
         name, ty_term = params[0]
         if not isinstance(name, str):
             return self.pattern_lam(name, ty_term, params[1:], body, env, expected)
+        unsolved = _unsolved_in(ty_term, env) if ty_term is not None else None
+        if unsolved is not None:
+            ty_term = None  # `fun i : Fin n` with n unsolved: typed by its uses
         ty = (
             self.type_of(ty_term, env)
             if ty_term is not None
@@ -438,6 +450,9 @@ class Evaluator(Operators, Forms, Patterns):
         sz = ty.sz if isinstance(ty, TFin) else None
         if ty is None:
             sz = self.infer_index_size(name, body, env)
+            if sz is None and unsolved is not None and params[0][1] is not None:
+                if const_name(head_and_args(params[0][1])[0]) == "Fin":
+                    raise EvalError(unsolved.reason)  # an index whose size nothing fixes
         if sz is not None:
             ax = Axis(name, sz.n)
             r = self.lam(params[1:], body, {**env, name: iota(ax, bound=sz)}, entry_type(expected))
@@ -477,3 +492,11 @@ class Evaluator(Operators, Forms, Patterns):
             if isinstance(v, Arr) and v.dom and v.dom[0].n >= shrink:
                 return v.dom[0] if not shrink else Sz(v.dom[0].n - shrink)
         return None
+
+
+def _unsolved_in(t: S.Term, env: Env) -> Unsolved | None:
+    """The first dimension left unsolved (see `Unsolved`) that the type term `t` mentions."""
+    for u in S.subterms(t):
+        if isinstance(u, S.Var | S.Ident) and isinstance(v := env.get(u.name), Unsolved):
+            return v
+    return None

@@ -37,7 +37,7 @@ from checkers.derived.types import (
     eval_dim,
     head_and_args,
 )
-from checkers.derived.values import Ctor, Sz
+from checkers.derived.values import Arr, Ctor, Sz
 from theorem_index.lean import print_term
 from theorem_index.lean import syntax as S
 
@@ -51,8 +51,6 @@ class CtorFn(EqnFn):
     """A constructor: applied to its explicit arguments, the value it builds. An index
     that no argument settles (`.cotangent : Back inp inp`) stays unknown in the value;
     a function of it settles its own dimensions from its other arguments."""
-
-    settles_all = False
 
     def __init__(self, name: str, type_name: str, params: tuple[Param, ...], result: S.Term):
         explicit = tuple(p.name for p in params if p.kind == "explicit")
@@ -78,7 +76,9 @@ class CtorFn(EqnFn):
                 bare = a.term if isinstance(a, S.Paren) else a
                 links.append(bare.name if isinstance(bare, S.Var | S.Ident) else None)
         implicit = {
-            p.name: env[p.name] for p in self.params if p.kind != "explicit" and p.name in env
+            p.name: env[p.name]
+            for p in self.params
+            if p.kind != "explicit" and isinstance(env.get(p.name), Arr)
         }
         args = tuple(env[p.name] for p in self.explicit)
         return Ctor(self.type_name, self.name, args, implicit, tuple(indices), tuple(links))

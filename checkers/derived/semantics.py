@@ -208,14 +208,9 @@ class Semantics:
         shown = tuple(v for v in lhs_vars if v not in implicit)  # sizes matched, not passed
         rhs = fixed_variables(name, rhs, len(shown))
         try:
-            eq = EqnFn(name, params, result, shown, rhs, recursive=name in constants_in(rhs))
+            return EqnFn(name, params, result, shown, rhs, recursive=name in constants_in(rhs))
         except NotSupported as e:
             return e
-        if result is not None and self._inductive_type(result):
-            # its value is a constructed term: the dimensions only its type mentions may
-            # stay unsettled, as a constructor's may
-            eq.settles_all = False
-        return eq
 
     def _load_constructor(self, decl: Declaration) -> EqnFn | NotSupported:
         analysis = analyse_declaration(decl, self.known)

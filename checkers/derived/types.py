@@ -14,7 +14,7 @@ from typing import Any
 
 from checkers.derived.coercion import settle
 from checkers.derived.errors import EvalError, NotSupported
-from checkers.derived.values import Arr, Sz, TypeValue
+from checkers.derived.values import Arr, Sz, TypeValue, Unsolved
 from theorem_index.lean import syntax as S
 
 
@@ -180,9 +180,12 @@ def eval_dim(t: S.Term, env: Mapping[str, Any], fallback: DimEval | None = None)
         if v is None and isinstance(t, S.Const):
             v = env.get(name.rsplit(".", 1)[-1])
         if isinstance(v, Arr) and v.kind == "nat" and v.is_static:
-            return Sz(int(v.data))
+            n = int(v.data)
+            return v.size if v.size is not None and v.size.n == n else Sz(n)
         if isinstance(v, Sz):
             return v
+        if isinstance(v, Unsolved):
+            raise EvalError(v.reason)
         raise EvalError(f"dimension {name} has no value")
     if isinstance(t, S.BinOp) and t.op in ("+", "-", "*", "/", "%", "^"):
         a = eval_dim(t.lhs, env, fallback)

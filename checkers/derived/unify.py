@@ -321,12 +321,54 @@ def _signature(sem: Any, name: str) -> Signature | None:
             if b.kind != "inst"
             for n in (b.names or ("_",))
         )
+        auto = _auto_bound(a.unknown_constants, params, a.statement)
+        if auto:
+            # `def mul (A : Mat m n) (B : Mat n p) : Mat m p` under autoImplicit: m, n, p are
+            # implicit parameters the elaborator added, not constants
+            params = tuple(Param(n, S.Const("Nat", written="ℕ"), False) for n in auto) + tuple(
+                dataclasses.replace(p, type=_as_variables(p.type, auto)) for p in params
+            )
+            return Signature(params, _as_variables(a.statement, auto))
         return Signature(params, a.statement)
     for cand in sem.candidates(name):
         b = sem.library.get(cand)
         if b is not None and cand.startswith(_NUMBER_FUNCTIONS):
             return Signature((), None, tuple(b.param_types))
     return None
+
+
+def _auto_bound(
+    unknown: tuple[str, ...], params: tuple[Param, ...], result: S.Term | None
+) -> tuple[str, ...]:
+    """The unknown names of a declaration's types that Lean's autoImplicit binds: plain
+    (undotted) names that are not parameters, in the order they occur."""
+    names = {u for u in unknown if "." not in u} - {p.name for p in params}
+    if not names:
+        return ()
+    seen: list[str] = []
+    for t in (*(p.type for p in params), result):
+        for u in S.subterms(t):
+            if isinstance(u, S.Const | S.Ident) and u.name in names and u.name not in seen:
+                seen.append(u.name)
+    return tuple(seen)
+
+
+def _as_variables(t: Any, names: tuple[str, ...]) -> Any:
+    """`t` with the constants named in `names` read as the variables they are."""
+    if isinstance(t, S.Const | S.Ident) and t.name in names:
+        return S.Var(t.name)
+    if isinstance(t, S.Term):
+        changes = {}
+        for f in S.node_fields(type(t)):
+            old = getattr(t, f)
+            new = _as_variables(old, names)
+            if new is not old:
+                changes[f] = new
+        return dataclasses.replace(t, **changes) if changes else t
+    if isinstance(t, tuple):
+        items = tuple(_as_variables(x, names) for x in t)
+        return items if any(a is not b for a, b in zip(items, t, strict=True)) else t
+    return t
 
 
 def join(types: list[Any]) -> Any:

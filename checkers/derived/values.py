@@ -221,6 +221,16 @@ class TypeValue:
 
 
 @dataclass(frozen=True, eq=False)
+class Unsolved:
+    """An implicit dimension of an unfolded definition that neither its arguments nor the
+    expected type fix (`n` of `biPath {m n} (f g : Vec m → Vec n)`): the body is evaluated
+    without it, its shapes read off the values it computes, as Lean leaves a metavariable
+    for a later use to solve; a use of the dimension itself is `reason`."""
+
+    reason: str
+
+
+@dataclass(frozen=True, eq=False)
 class Proof:
     """A proof term (hypothesis name, `by ...`): carries no data."""
 

@@ -138,3 +138,55 @@ def test_a_lambda_argument_is_elaborated_at_the_parameter_type() -> None:
     _fails(
         SUMC, binders="", statement="sumc (ic := 2) (h := 1) (w := 3) 5 (fun _ => 1) = fun _ => 5"
     )
+
+
+# --- implicit dimensions that only the body's values fix ------------------------------
+
+# `biPath {m n} (f g : Vec m → Vec n)`: n is in no argument's value (f and g are functions),
+# so it is left to the body, whose `f x` has it as its shape
+BIPATH = definition(
+    "Proofs.bipath",
+    "{m n : ℕ} (f g : Vec m → Vec n)",
+    "Vec m → Vec n",
+    "Proofs.bipath f g = fun x i => f x i + g x i",
+)
+# `dense (fun j i => W i j) (fun _ => 0) c l`: W and b are functions whose domains are not
+# written, so n is fixed by nothing before the body indexes `b j`
+TDENSE = definition(
+    "Proofs.tdense",
+    "{m n : ℕ} (W : Mat m n) (b : Vec n) (x : Vec m)",
+    "Vec n",
+    "Proofs.tdense W b x = fun j => (∑ i : Fin m, x i * W i j) + b j",
+)
+
+
+def test_a_dimension_no_argument_fixes_is_read_off_the_body() -> None:
+    binders = "{n : ℕ} (v : Vec n)"
+    _passes(
+        BIPATH, binders=binders, statement="bipath (fun x => x) (fun x => x) v = fun i => 2 * v i"
+    )
+    _fails(
+        BIPATH, binders=binders, statement="bipath (fun x => x) (fun x => x) v = fun i => 3 * v i"
+    )
+
+
+def test_a_transposed_lambda_argument_is_evaluated_without_its_dimensions_written() -> None:
+    binders = "{p n : ℕ} (W : Mat p n) (c : Vec n) (l : Fin p)"
+    _passes(
+        TDENSE,
+        binders=binders,
+        statement="(∑ k, W l k * c k) = tdense (fun j i' => W i' j) (fun _ => 0) c l",
+    )
+    _fails(
+        TDENSE,
+        binders=binders,
+        statement="(∑ k, W l k * c k) = tdense (fun j i' => W i' j) (fun _ => 1) c l",
+    )
+
+
+def test_a_dimension_left_to_the_body_that_the_body_needs_is_named() -> None:
+    # `sumc`'s body sums over `Fin ic`: with a flat argument nothing fixes ic
+    env = environment(SUMC, theorem("Proofs.t", "(x : Vec 12)", "sumc 1 x 0 = sumc 1 x 0"))
+    result = derive("Proofs.t", env)
+    assert isinstance(result, Unsupported)
+    assert "sumc: cannot infer the implicit dimension(s) h, ic, w" in result.reason

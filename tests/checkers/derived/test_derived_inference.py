@@ -223,3 +223,31 @@ def test_refuse_infinite_type_and_shorten_chains_of_metavariables() -> None:
     m = Meta()
     assert not unify(m, Fun(m, Base("real")))
     assert m.value is None
+
+
+def test_type_index_by_a_definition_whose_dimensions_are_auto_bound() -> None:
+    # `def mul (A : Mat m n) (B : Mat n p) : Mat m p` under autoImplicit: m, n, p are the
+    # definition's implicit parameters, solved from A and B, not constants of that name
+    mul = definition(
+        "Proofs.mul",
+        "(A : Mat m n) (B : Mat n p)",
+        "Mat m p",
+        "Proofs.mul A B = fun i k => ∑ j : Fin n, A i j * B j k",
+    )
+    env = environment(
+        mul,
+        theorem(
+            "Proofs.t",
+            "{a b c : ℕ} (A : Mat a b) (B : Mat b c) (i : Fin a)",
+            "∑ k, mul A B i k = 0",
+        ),
+    )
+    sem = shared_semantics(env)
+    decl = env.get("Proofs.t")
+    assert decl is not None
+    from theorem_index.lean import analyse_declaration
+
+    a = analyse_declaration(decl, sem.known)
+    assert a.statement is not None and a.binders is not None
+    settled = settle_types(a.binders, a.statement, sem)
+    assert str(print_term(settled.statement)) == "∑ k : Fin c, mul A B i k = 0"

@@ -37,6 +37,10 @@ from checkers.jaxsetup import device_kind
 from checkers.tolerance import numpy_dtype
 
 MEMORY_BUDGET_BYTES = 256 * 2**20  # inputs of one batch
+# the scratch memory XLA may plan for one run of a program: a program that needs more
+# (a whole network's rendered graph at a large dims draw) is compiled again for a
+# smaller batch and run over the same trials in parts
+TEMP_BUDGET_BYTES = 256 * 2**20
 MAX_BATCH = 1024
 _PROGRAM_CACHE_SIZE = 256
 
@@ -63,7 +67,19 @@ class Program:
     origin: tuple[dict[str, int], str, dict[str, InputSpec]] | None = None
     store_key: str | None = None
 
+    # the batch the program was asked for, when it was compiled for a smaller one (`part`)
+    outer: int | None = None
+
     def __call__(self, inputs: Mapping[str, np.ndarray]) -> tuple[np.ndarray, ...]:
+        if self.outer is not None and self.outer > self.batch:
+            parts = [
+                self._run({k: v[k0 : k0 + self.batch] for k, v in inputs.items()})
+                for k0 in range(0, self.outer, self.batch)
+            ]
+            return tuple(np.concatenate([p[j] for p in parts]) for j in range(len(parts[0])))
+        return self._run(inputs)
+
+    def _run(self, inputs: Mapping[str, np.ndarray]) -> tuple[np.ndarray, ...]:
         # the lane numbers give vmap a batch axis even for a statement without inputs
         outs = self.fn(dict(inputs), np.arange(self.batch, dtype=np.int64))
         return tuple(np.asarray(o, dtype=np.float64) for o in outs)
@@ -74,6 +90,7 @@ ProgramKey = tuple[Any, ...]
 _PROGRAMS: OrderedDict[ProgramKey, Program] = OrderedDict()
 _PENDING: dict[ProgramKey, Future[Program]] = {}
 _PROGRAMS_LOCK = threading.Lock()
+_TRACE_LOCK = threading.RLock()  # one trace at a time: the evaluator's caches are shared
 _POOL: ThreadPoolExecutor | None = None
 
 
@@ -121,6 +138,8 @@ SMALL_PROGRAM_ELEMENTS = 1 << 16
 # on the CPU at all: NumPy evaluates their jaxpr (interpret.py), which over a corpus is
 # several times cheaper than XLA's compilation. `PROOFBRIDGE_INTERPRET=0` turns it off.
 INTERPRET_MAX_BATCH = 64
+# ... and only while no value they compute holds more than this many numbers over the batch
+INTERPRET_MAX_ELEMENTS = 1 << 21
 INTERPRET_VARIABLE = "PROOFBRIDGE_INTERPRET"
 
 
@@ -197,7 +216,8 @@ def lower(
         n: jax.ShapeDtypeStruct((batch, *s.shape), _input_dtype(s)) for n, s in specs.items()
     }
     lanes = jax.ShapeDtypeStruct((batch,), jnp.int64)
-    lowered = jax.jit(jax.vmap(one)).lower(abstract, lanes)
+    with _TRACE_LOCK:  # a program compiled again for a part of its batch traces in a worker
+        lowered = jax.jit(jax.vmap(one)).lower(abstract, lanes)
     _same_sides([tuple(o.shape[1:]) for o in jax.tree_util.tree_leaves(lowered.out_info)])
     return lowered
 
@@ -217,10 +237,13 @@ def interpreted_program(
     start = time.perf_counter()
     one = trial_function(checker, dims, dtype, specs)
     abstract = {n: jax.ShapeDtypeStruct(s.shape, _input_dtype(s)) for n, s in specs.items()}
-    closed = jax.make_jaxpr(one)(abstract, jax.ShapeDtypeStruct((), jnp.int64))
+    with _TRACE_LOCK:
+        closed = jax.make_jaxpr(one)(abstract, jax.ShapeDtypeStruct((), jnp.int64))
     _same_sides([tuple(v.aval.shape) for v in closed.jaxpr.outvars[:2]])
     if interpret.interpretable(closed.jaxpr) is not None:
         return None
+    if batch * interpret.largest_value(closed.jaxpr) > INTERPRET_MAX_ELEMENTS:
+        return None  # NumPy would hold what XLA fuses away (a conv's gathered windows)
     fn = interpret.Interpreted(closed, sorted(specs))
     trace_s = time.perf_counter() - start
     return Program(checker, batch, fn, trace_s, trace_s=trace_s, source="interpreted")
@@ -233,18 +256,44 @@ def finish_compile(
     options: dict[str, Any],
     trace_s: float,
     store_key: str | None,
+    relower: Callable[[int], tuple[Any, dict[str, Any]]] | None = None,
 ) -> Program:
-    """XLA's part (run in a worker thread); files the executable in the program store."""
+    """XLA's part (run in a worker thread); files the executable in the program store.
+    A program whose scratch memory is over `TEMP_BUDGET_BYTES` is compiled again for the
+    largest smaller batch that fits, when `relower` (a batch -> lowered program and its
+    options) is given, and runs the batch it was asked for in parts."""
     start = time.perf_counter()
     compiled, from_jax_cache = program_store.compile_watched(
         lambda: lowered.compile(compiler_options=options or None)
     )
+    part = _part_batch(compiled, batch) if relower is not None else batch
+    if part < batch:
+        assert relower is not None
+        lowered, options = relower(part)
+        compiled = lowered.compile(compiler_options=options or None)
+        xla_s = time.perf_counter() - start
+        return Program(
+            checker, part, compiled, trace_s + xla_s, trace_s=trace_s, xla_s=xla_s, outer=batch
+        )
     xla_s = time.perf_counter() - start
     if store_key is not None and not from_jax_cache:
         program_store.save(store_key, compiled)
     return Program(
         checker, batch, compiled, trace_s + xla_s, trace_s=trace_s, xla_s=xla_s, store_key=store_key
     )
+
+
+def _part_batch(compiled: Any, batch: int) -> int:
+    """The largest power-of-two part of `batch` whose run fits `TEMP_BUDGET_BYTES`
+    (scratch memory grows with the batch), or `batch` itself when it fits."""
+    try:
+        temp = int(compiled.memory_analysis().temp_size_in_bytes)
+    except Exception:  # no analysis on this backend: run as compiled
+        return batch
+    part = batch
+    while part > 1 and temp * part // batch > TEMP_BUDGET_BYTES:
+        part //= 2
+    return part
 
 
 def start_program(
@@ -297,7 +346,19 @@ def start_program(
     trace_s = time.perf_counter() - start
     pool = _pool()
     with _PROGRAMS_LOCK:
-        future = pool.submit(finish_compile, checker, batch, lowered, options, trace_s, store_key)
+        future = pool.submit(
+            finish_compile,
+            checker,
+            batch,
+            lowered,
+            options,
+            trace_s,
+            store_key,
+            lambda part: (
+                lower(checker, dims, dtype, specs, part),
+                compiler_options(specs, part, dtype),
+            ),
+        )
         _PENDING[key] = future
 
     def settle(done: Future[Program]) -> None:

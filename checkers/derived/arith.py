@@ -32,6 +32,7 @@ from checkers.derived.total import (
     xp_of,
 )
 from checkers.derived.values import Arr, Sz, as_array, expand, union_axes
+from checkers.derived.vectorise import guard_entries
 
 ARITH_OPS = ("+", "-", "*", "/", "%")
 # positive reals held as their logarithms (values.py) combine without leaving log
@@ -87,6 +88,8 @@ def _arrays(op: str, a: Arr, b: Arr, ctx: Ctx, kind: str, bound: Sz | None) -> A
     dom = a.dom if len(a.dom) >= len(b.dom) else b.dom
     if a.dom and b.dom and tuple(s.n for s in a.dom) != tuple(s.n for s in b.dom):
         raise EvalError(f"cannot combine a {a.describe()} with a {b.describe()}")
+    # index arithmetic over two bound variables (`finProdFinEquiv`) broadcasts to every pair
+    guard_entries([ax.size for ax in axes] + [s.n for s in dom], f"`{op}` of these arrays")
     dt = ctx.dtype if kind == "real" else ctx.int_dtype
     if kind == "real" and a.log != b.log and op in ("*", "/"):
         # a product with a positive constant stays in log space (counting.py, power)

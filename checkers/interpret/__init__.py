@@ -23,7 +23,15 @@ a wrong number; tests/checkers/test_interpret.py compares every rule, and the
 programs of the example pages, with XLA's compiled results.
 """
 
-from checkers.interpret.jaxprs import Interpreted, Steps, evaluate, interpretable
+from checkers.interpret.jaxprs import Interpreted, Steps, evaluate, interpretable, largest_value
 from checkers.interpret.rules import RULES, InterpretError
 
-__all__ = ["RULES", "InterpretError", "Interpreted", "Steps", "evaluate", "interpretable"]
+__all__ = [
+    "RULES",
+    "InterpretError",
+    "Interpreted",
+    "Steps",
+    "evaluate",
+    "interpretable",
+    "largest_value",
+]

@@ -62,6 +62,23 @@ def interpretable(jaxpr: Any) -> str | None:
     return None
 
 
+def largest_value(jaxpr: Any) -> int:
+    """The most elements any equation (in any sub-jaxpr) returns: what evaluating it equation
+    by equation holds at once, where XLA would fuse."""
+    most = 0
+    for eqn in jaxpr.eqns:
+        if eqn.primitive.name in _CALLS:
+            try:
+                inner, _ = _body(eqn)
+            except (InterpretError, KeyError):
+                continue
+            most = max(most, largest_value(inner))
+        for v in eqn.outvars:
+            shape = getattr(v.aval, "shape", None) or ()
+            most = max(most, int(np.prod(shape, dtype=np.int64)))
+    return most
+
+
 def evaluate(jaxpr: Any, consts: Sequence[Any], args: Sequence[Any]) -> list[np.ndarray]:
     """The outputs of `jaxpr` at `args` (NumPy arrays), equation by equation."""
     with np.errstate(all="ignore"):

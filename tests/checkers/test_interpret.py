@@ -362,3 +362,12 @@ def test_switched_off_or_large_programs_are_compiled(example_env, monkeypatch):
     assert programs.interpreted_program(checker, dims, "float64", specs, 1024) is None
     monkeypatch.setenv(programs.INTERPRET_VARIABLE, "0")
     assert programs.interpreted_program(checker, dims, "float64", specs, 8) is None
+
+
+def test_largest_value_counts_what_evaluating_step_by_step_holds() -> None:
+    from checkers.interpret import largest_value
+
+    closed = jax.make_jaxpr(lambda x: (x[:, None] * x[None, :]).sum())(jnp.zeros(300))
+    assert largest_value(closed.jaxpr) == 300 * 300
+    nested = jax.make_jaxpr(jax.jit(lambda x: jnp.outer(x, x) @ x))(jnp.zeros(40))
+    assert largest_value(nested.jaxpr) == 40 * 40

@@ -1,0 +1,40 @@
+"""Programs whose memory would be large: NumPy does not evaluate what XLA fuses, and a
+program whose scratch memory is over the budget runs its batch in parts."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from checkers import programs
+from checkers.programs import Program
+
+
+def test_a_program_compiled_for_a_part_runs_the_whole_batch_in_parts() -> None:
+    calls: list[int] = []
+
+    def fn(inputs: dict[str, Any], lanes: Any) -> tuple[Any, ...]:
+        calls.append(len(lanes))
+        return (inputs["x"] * 2, inputs["x"].sum(axis=1))
+
+    x = np.arange(24.0).reshape(8, 3)
+    prog = Program(None, 2, fn, 0.0, outer=8)
+    doubled, sums = prog({"x": x})
+    assert calls == [2, 2, 2, 2]
+    np.testing.assert_array_equal(doubled, x * 2)
+    np.testing.assert_array_equal(sums, x.sum(axis=1))
+
+
+def _compiled(temp: int) -> Any:
+    return SimpleNamespace(memory_analysis=lambda: SimpleNamespace(temp_size_in_bytes=temp))
+
+
+def test_the_part_is_the_largest_power_of_two_that_fits_the_budget() -> None:
+    budget = programs.TEMP_BUDGET_BYTES
+    assert programs._part_batch(_compiled(budget), 64) == 64
+    assert programs._part_batch(_compiled(budget * 4), 64) == 16
+    assert programs._part_batch(_compiled(budget * 5), 64) == 8
+    assert programs._part_batch(_compiled(budget * 1000), 64) == 1
+    assert programs._part_batch(SimpleNamespace(), 64) == 64  # no analysis: as compiled

@@ -16,9 +16,10 @@ from typing import Any, Protocol, runtime_checkable
 
 REAL = "real"
 NAT = "nat"
+INT = "int"
 FIN = "fin"
 INDEX_MAP = "index_map"
-INPUT_KINDS = (REAL, NAT, FIN, INDEX_MAP)
+INPUT_KINDS = (REAL, NAT, INT, FIN, INDEX_MAP)
 
 CONSTRAINTS = ("positive", "nonzero", "nonnegative")
 
@@ -90,6 +91,8 @@ class InputSpec:
     - `real`: an array of floats of `shape` (`()` for a scalar), drawn from the
       named `distribution` and then made to satisfy `constraint` and `bounds`;
     - `nat`: an int in `lo..hi` (inclusive);
+    - `int`: an int array of `shape` (`()` for a scalar), each entry in `lo..hi`
+      (inclusive; `lo` may be negative);
     - `fin`: an int in `[0, high)`, shape `()`;
     - `index_map`: an int array of shape `(m,)` with values in `[0, high)`.
     """
@@ -129,6 +132,15 @@ class InputSpec:
                 raise ValueError(f"nat bounds are empty: lo={lo} > hi={self.hi}")
             if self.high is not None:
                 raise ValueError("a nat input takes lo and hi, not high")
+        elif self.kind == INT:
+            if isinstance(self.lo, bool) or not isinstance(self.lo, int):
+                raise ValueError(f"int lower bound lo must be an int, got {self.lo!r}")
+            if isinstance(self.hi, bool) or not isinstance(self.hi, int):
+                raise ValueError(f"an int input needs an int upper bound hi, got {self.hi!r}")
+            if self.hi < self.lo:
+                raise ValueError(f"int bounds are empty: lo={self.lo} > hi={self.hi}")
+            if self.high is not None:
+                raise ValueError("an int input takes lo and hi, not high")
         else:
             if self.high is None:
                 raise ValueError(f"a {self.kind} input needs high (values lie in [0, high))")
@@ -160,6 +172,10 @@ class InputSpec:
     @classmethod
     def nat(cls, lo: int, hi: int) -> InputSpec:
         return cls(NAT, (), lo=lo, hi=hi)
+
+    @classmethod
+    def integers(cls, lo: int, hi: int, shape: tuple[int, ...] = ()) -> InputSpec:
+        return cls(INT, tuple(shape), lo=lo, hi=hi)
 
     @classmethod
     def fin(cls, high: int) -> InputSpec:
@@ -267,8 +283,9 @@ class Checker(Protocol):
     The members below may be plain attributes (or dataclass fields) or properties.
     Optional extras the harness uses when present: `locate_nonfinite(dims,
     inputs) -> str | None` (the subterm whose value is NaN or infinite, for the
-    'error' reason), `dtypes` (the dtype names it supports; default all) and
-    `description` (one line for `describe`).
+    'error' reason), `dtypes` (the dtype names it supports; default all),
+    `dim_lows` (dimensions drawn from below 1, by name: a list's length from 0)
+    and `description` (one line for `describe`).
     """
 
     @property

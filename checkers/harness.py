@@ -158,6 +158,7 @@ def _run(
     session = Session(checker, trials, seed, dtype, tol)
     fixed = dict(getattr(checker, "fixed_dims", {}) or {})
     dim_names = tuple(checker.dim_names)
+    lows = dict(getattr(checker, "dim_lows", {}) or {})
     try:
         constraints = tuple(checker.dim_constraints())
     except Exception as e:
@@ -171,6 +172,7 @@ def _run(
             pinned=pins,
             constraints=constraints,
             draws=draws or DEFAULT_DRAWS,
+            lows=lows,
         )
     except DimsError as e:
         return finish("error", str(e))
@@ -281,7 +283,12 @@ def _run(
         if shrink_failures:
             free = [d for d in dim_names if d not in fixed and d not in pins]
             outcome = shrink(
-                session, failure, free=free, constraints=constraints, budget_s=shrink_budget_s
+                session,
+                failure,
+                free=free,
+                constraints=constraints,
+                budget_s=shrink_budget_s,
+                lows=lows,
             )
             failure, note, shrunk_flag = outcome.failure, outcome.note, outcome.shrunk
             if outcome.inputs_simplified:

@@ -36,6 +36,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -43,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from checkers.bounded import apply_bounds, bounds_order
-from checkers.core import FIN, INDEX_MAP, NAT, REAL, DimConstraint, InputSpec
+from checkers.core import FIN, INDEX_MAP, INT, NAT, REAL, DimConstraint, InputSpec
 from checkers.streams import Stream, input_key
 
 Sample = Callable[[Stream, tuple[int, ...]], np.ndarray]
@@ -226,6 +227,9 @@ def sample_input(
     if spec.kind == NAT:
         assert spec.hi is not None
         return stream.integers(spec.lo, spec.hi + 1)
+    if spec.kind == INT:
+        assert spec.hi is not None
+        return stream.integers(spec.lo, spec.hi + 1, spec.shape)
     if spec.kind == FIN:
         return stream.integers(0, spec.high or 1)
     if spec.kind == INDEX_MAP:
@@ -309,12 +313,14 @@ def draw_dims(
     draws: int = 4,
     low: int = 1,
     high: int = 5,
+    lows: Mapping[str, int] | None = None,
 ) -> list[dict[str, int]]:
     """Reproducible dims draws: distinct small values per draw, distinct draws.
 
     Fixed dims (literals of the statement) always win over pins; pinned dims
     keep their value in every draw; the free ones take values in `low..high`
-    (widened so that all free dims can differ), all different within a draw
+    (from `lows[d]` for a dimension listed there: a list's length starts at 0),
+    widened so that all free dims can differ, all different within a draw
     when possible. Returns at most `draws` draws (fewer when fewer exist).
     Raises DimsError when nothing satisfies the constraints.
     """
@@ -322,6 +328,8 @@ def draw_dims(
     pins = {k: int(v) for k, v in (pinned or {}).items() if k in dim_names and k not in fixed}
     free = [d for d in dim_names if d not in fixed and d not in pins]
     top = max(high, low + len(free) - 1)
+    start = {d: min(low, int((lows or {}).get(d, low))) for d in free}
+    bottom = min(start.values(), default=low)
     rng = np.random.default_rng(list(seed_words("dims", name, int(seed), sorted(pins.items()))))
 
     def complete(values: Sequence[int]) -> dict[str, int]:
@@ -332,10 +340,11 @@ def draw_dims(
         return ordered
 
     def ok(dims: Mapping[str, int]) -> bool:
-        return all(c.holds(dims) for c in constraints)
+        return all(dims[d] >= start[d] for d in free) and all(c.holds(dims) for c in constraints)
 
-    if (top - low + 1) ** len(free) <= _ENUMERATION_LIMIT:
-        candidates = [complete(v) for v in itertools.product(range(low, top + 1), repeat=len(free))]
+    ranges = [range(start[d], top + 1) for d in free]
+    if math.prod(len(r) for r in ranges) <= _ENUMERATION_LIMIT:
+        candidates = [complete(v) for v in itertools.product(*ranges)]
         candidates = [c for c in candidates if ok(c)]
         distinct = [c for c in candidates if len({c[d] for d in free}) == len(free)]
         repeated = [c for c in candidates if len({c[d] for d in free}) != len(free)]
@@ -343,12 +352,14 @@ def draw_dims(
         order += [repeated[i] for i in rng.permutation(len(repeated))]
         # the candidates are shuffled, so a prefix is as good a pool as all of them
         pool = order[:_SPREAD_POOL]
-        chosen = _spread(pool, free, draws, n_distinct=min(len(distinct), len(pool)))
+        floors = {d: v for d, v in start.items() if v < low}
+        n_distinct = min(len(distinct), len(pool))
+        chosen = _spread(pool, free, draws, n_distinct=n_distinct, floors=floors)
     else:
         chosen = []
         seen: set[tuple[int, ...]] = set()
         for _ in range(1000 * draws):
-            values = rng.choice(np.arange(low, top + 1), size=len(free), replace=False)
+            values = rng.choice(np.arange(bottom, top + 1), size=len(free), replace=False)
             key = tuple(int(v) for v in values)
             dims = complete(key)
             if key not in seen and ok(dims):
@@ -358,7 +369,7 @@ def draw_dims(
                     break
     if not chosen:
         what = ", ".join(str(c) for c in constraints) or "the constraints"
-        where = f"{low}..{top}" if free else "the given values"
+        where = f"{bottom}..{top}" if free else "the given values"
         given = {**pins, **fixed}
         raise DimsError(
             f"no dimensions in {where} satisfy {what}"
@@ -368,21 +379,31 @@ def draw_dims(
 
 
 def _spread(
-    order: Sequence[dict[str, int]], free: Sequence[str], draws: int, *, n_distinct: int
+    order: Sequence[dict[str, int]],
+    free: Sequence[str],
+    draws: int,
+    *,
+    n_distinct: int,
+    floors: Mapping[str, int] | None = None,
 ) -> list[dict[str, int]]:
     """Up to `draws` candidates from `order` (shuffled, the distinct-valued ones first) such
     that each free dimension takes as many different values across the draws as it can:
     every pick is the earliest candidate that keeps distinct values within the draw and
-    brings the most values not drawn yet, so no dimension stays at one value by chance."""
+    brings the most values not drawn yet, so no dimension stays at one value by chance. A
+    dimension's value in `floors` (a list's length 0: the empty list) counts twice until
+    it is drawn, so it is drawn when it can be."""
     chosen: list[dict[str, int]] = []
     taken: set[int] = set()
     seen: dict[str, set[int]] = {d: set() for d in free}
+    floors = floors or {}
     while len(chosen) < min(draws, len(order)):
         best, best_key = -1, (-1, -1)
         for i, c in enumerate(order):
             if i in taken:
                 continue
-            key = (int(i < n_distinct), sum(c[d] not in seen[d] for d in free))
+            new = sum(c[d] not in seen[d] for d in free)
+            new += sum(c[d] == v and v not in seen[d] for d, v in floors.items() if d in c)
+            key = (int(i < n_distinct), new)
             if key > best_key:
                 best, best_key = i, key
         taken.add(best)

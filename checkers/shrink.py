@@ -1,11 +1,12 @@
 """Shrinking a failure: the smallest dimensions, then the simplest inputs, that still fail.
 
 Greedy and per variable, like Hypothesis and Lean's Plausible. First each free
-dimension in turn takes the smallest value (from 1 up) at which a full run of
+dimension in turn takes the smallest value (from 1 up, or from its own lowest
+value: a list's length from 0) at which a full run of
 the same trials still fails, repeated until no dimension moves. Then, at those
 dimensions, each input of the worst failing trial is replaced by the first of
 a few simpler values (zeros, ones, small integers; index 0; the lowest
-natural number) that keeps the trial failing. The candidates for one input are
+natural number; integers nearer 0) that keeps the trial failing. The candidates for one input are
 evaluated together in one batch of the already compiled program. The report
 names every step.
 """
@@ -19,7 +20,7 @@ from typing import Protocol
 
 import numpy as np
 
-from checkers.core import FIN, INDEX_MAP, NAT, REAL, DimConstraint, InputSpec
+from checkers.core import FIN, INDEX_MAP, INT, NAT, REAL, DimConstraint, InputSpec
 from checkers.sampling import satisfies
 
 
@@ -95,9 +96,28 @@ def _simpler(spec: InputSpec, value: np.ndarray) -> list[tuple[str, np.ndarray]]
         options = [(str(k), np.asarray(k, dtype=np.int64)) for k in range(int(value))]
     elif spec.kind == NAT:
         options = [(str(k), np.asarray(k, dtype=np.int64)) for k in range(spec.lo, int(value))]
+    elif spec.kind == INT:
+        options = _simpler_integers(spec, np.asarray(value, dtype=np.int64))
     elif spec.kind == INDEX_MAP:
         options = [("zeros", np.zeros(spec.shape, dtype=np.int64))]
     return [(label, v) for label, v in options if not np.array_equal(v, value)]
+
+
+def _simpler_integers(spec: InputSpec, value: np.ndarray) -> list[tuple[str, np.ndarray]]:
+    """Integers nearer 0 within `lo..hi`: each one nearer than a scalar's value, or an
+    array's zeros, ones, minus ones and signs."""
+    assert spec.hi is not None
+    lo, hi = spec.lo, spec.hi
+    if not spec.shape:
+        near = sorted(range(lo, hi + 1), key=lambda k: (abs(k), k < 0))
+        return [(str(k), np.asarray(k, dtype=np.int64)) for k in near if abs(k) < abs(int(value))]
+    options = [
+        ("zeros", np.zeros(spec.shape, dtype=np.int64)),
+        ("ones", np.ones(spec.shape, dtype=np.int64)),
+        ("minus ones", -np.ones(spec.shape, dtype=np.int64)),
+        ("signs", np.sign(value).astype(np.int64)),
+    ]
+    return [(label, v) for label, v in options if v.size == 0 or (lo <= v.min() and v.max() <= hi)]
 
 
 _INPUT_PASSES = 3
@@ -115,6 +135,7 @@ def shrink(
     constraints: Sequence[DimConstraint] = (),
     budget_s: float = 60.0,
     low: int = 1,
+    lows: Mapping[str, int] | None = None,
 ) -> Shrunk:
     """Shrink `failure` (see the module docstring); stops cleanly when `budget_s` runs out."""
     deadline = time.perf_counter() + budget_s
@@ -125,7 +146,7 @@ def shrink(
     while changed and complete:
         changed = False
         for d in free:
-            for v in range(low, current.dims[d]):
+            for v in range(min(low, (lows or {}).get(d, low)), current.dims[d]):
                 if time.perf_counter() > deadline:
                     complete = False
                     break

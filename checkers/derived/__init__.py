@@ -14,7 +14,8 @@ type is not fixed yet), total and coercion and arith (Lean's arithmetic at
 each type), types, evaluate with its parts operators, forms, patterns,
 notation, elaboration and arguments (the interpreter), vectorise, derivatives,
 equations and definitions (definitions unfolded, recursive ones included), binders and premises
-(hypotheses), structures and drawn_functions (binders drawn by a sampler),
+(hypotheses), structures, drawn_functions and drawn_lists (binders drawn by a sampler:
+structures, functions, integers and lists, whose lengths are dimensions),
 derive; statements of several clauses: propositions (conjunctions split,
 predicates unfolded, with substitute), readings (`≠`, `↔`), conjunction (their
 checker), reparam and bound_search (premises sampled to hold). The semantics

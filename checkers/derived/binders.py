@@ -4,7 +4,9 @@
   harness draws; any other ℕ binder is a sampled natural number.
 - `ℝ`, `Vec n`, `Mat m n`, `Tensor3`, `Kernel4`, `Fin n → ℝ`, `Fin n → M`
   (a generic `{M : Type*}` checked at ℝ) are real arrays; `Fin n` an index;
-  `Fin m → Fin D` an index map.
+  `Fin m → Fin D` an index map; `ℤ` a sampled integer and `List α` a list of a
+  drawn length (drawn_lists.py: the length is a dimension, or what a hypothesis
+  `xs.length = n` fixes).
 - Hypotheses: bounds on a real input (`0 < ε`, `a ≤ x`, `x < b`, `x ≠ 0`,
   `∀ i j, |W i j| ≤ w`, `t ∈ Set.Icc 0 1`; bounds.py) become sampling bounds
   (`how` 'constraint'), which the sampler meets by construction; relations
@@ -22,6 +24,7 @@ from typing import Any
 
 from checkers.core import DimConstraint
 from checkers.derived.bounds import BoundPlan, plan_all, unfold_intervals
+from checkers.derived.drawn_lists import Length, Lists
 from checkers.derived.errors import NotSupported
 from checkers.derived.lean_core import CORE
 from checkers.derived.structures import structure_sampler
@@ -87,7 +90,7 @@ class Input:
     name: str
     type: S.Term
     # 'real' | 'fin' | 'nat' | 'index_map' | 'struct' (structures.py) | 'function'
-    # (drawn_functions.py)
+    # (drawn_functions.py) | 'int' | 'list' (drawn_lists.py)
     role: str
 
 
@@ -111,6 +114,8 @@ class Plan:
     bounds: list[BoundPlan] = field(default_factory=list)  # hypotheses the sampler meets
     assumptions: list[str] = field(default_factory=list)
     value_args: list[str] = field(default_factory=list)  # ℕ arguments sampled as values
+    lists: Lists = field(default_factory=Lists)  # the list binders' shapes (drawn_lists.py)
+    dim_lows: dict[str, int] = field(default_factory=dict)  # dimensions drawn from below 1
 
 
 def _text(t: S.Term) -> str:
@@ -179,12 +184,13 @@ def _is_prop(t: S.Term) -> bool:
     return name is not None and (name in NONFUNCTIONAL_HYPS or name in ("True", "False"))
 
 
-def _dim_side(t: S.Term, dims: list[str]) -> str | int | None:
+def _dim_side(t: S.Term, dims: list[str], lists: Lists | None = None) -> Length | None:
+    """A dimension, a literal, or a list binder's length (drawn_lists.py)."""
     if isinstance(t, S.Num):
         return int(t.text, 0)
     if isinstance(t, S.Var | S.Ident) and t.name in dims:
         return t.name
-    return None
+    return lists.length_of(t) if lists is not None else None
 
 
 def plan_binders(
@@ -224,9 +230,10 @@ def plan_binders(
             else:
                 plan.inputs.append(Input(name, ty, "nat"))
         elif _is_name(ty, INT_NAMES):
-            raise NotSupported(f"the integer binder {name} : ℤ")
+            plan.inputs.append(Input(name, ty, "int"))
         elif const_name(head_and_args(ty)[0]) in LIST_NAMES:
-            raise NotSupported(f"the list binder {name} : {_text(ty)} (lists are not sampled)")
+            plan.lists.add(name, ty)
+            plan.inputs.append(Input(name, ty, "list"))
         elif _is_prop(ty):
             _hypothesis(plan, name, ty)
         elif not _indexed_by_fin(ty) and not _drawn_function(ty):
@@ -236,8 +243,21 @@ def plan_binders(
             )
         else:
             plan.inputs.append(Input(name, ty, _role(ty, plan)))
+    _list_dims(plan)
     _plan_bounds(plan)
     return plan
+
+
+def _list_dims(plan: Plan) -> None:
+    """The lists' own lengths become dimensions drawn from 0; relations that name a length
+    a hypothesis fixed name what fixes it."""
+    dims, bounds = plan.lists.finish()
+    plan.dims.extend(d for d in dims if d not in plan.dims)
+    plan.dim_lows.update(dict.fromkeys(dims, 0))
+    resolve = plan.lists.resolve
+    plan.dim_constraints = [
+        DimConstraint(resolve(c.left), c.op, resolve(c.right)) for c in plan.dim_constraints
+    ] + bounds
 
 
 def _indexed_by_fin(ty: S.Term) -> bool:
@@ -324,10 +344,21 @@ def _instance(plan: Plan, ty: S.Term) -> None:
 def _hypothesis(plan: Plan, name: str, prop: S.Term) -> None:
     text = _text(prop)
     prop = unfold_intervals(prop)
+    if plan.lists.uniform(name, prop, lambda t: _dim_side(t, plan.dims, plan.lists)):
+        plan.hyps.append(Hyp(name, prop, "dims", text))  # met by construction
+        return
     if isinstance(prop, S.BinOp) and prop.op in _CMP:
         op = _CMP[prop.op]
-        left = _dim_side(prop.lhs, plan.dims)
-        right = _dim_side(prop.rhs, plan.dims)
+        left = _dim_side(prop.lhs, plan.dims, plan.lists)
+        right = _dim_side(prop.rhs, plan.dims, plan.lists)
+        if (
+            op == "=="
+            and left is not None
+            and right is not None
+            and plan.lists.equate(name, left, right)
+        ):
+            plan.hyps.append(Hyp(name, prop, "dims", text))  # a list's length, met
+            return
         if left is not None and right is not None:
             plan.dim_constraints.append(DimConstraint(left, op, right))
             if op == "==" and isinstance(left, str) and isinstance(right, int):
@@ -341,8 +372,8 @@ def _hypothesis(plan: Plan, name: str, prop: S.Term) -> None:
             var, kind = c
             plan.constraints[var] = kind
     if isinstance(prop, S.BinOp) and prop.op == "∣":
-        left = _dim_side(prop.lhs, plan.dims)
-        right = _dim_side(prop.rhs, plan.dims)
+        left = _dim_side(prop.lhs, plan.dims, plan.lists)
+        right = _dim_side(prop.rhs, plan.dims, plan.lists)
         if left is not None and right is not None:
             plan.dim_constraints.append(DimConstraint(left, "dvd", right))
             plan.hyps.append(Hyp(name, prop, "dims", text))

@@ -4,7 +4,8 @@
 of the relation the harness compares (checkers/tolerance.py); `build_measured` adds the
 trial's scale and underflow (measure.py), and `build_premise` which trials hold
 vacuously. The inputs are the binders as planned (binders.py): real arrays, indices,
-ℕ values, and binders drawn by a sampler (structures.py, drawn_functions.py).
+ℕ values, and binders drawn by a sampler (structures.py, drawn_functions.py,
+drawn_lists.py: integers, and lists whose lengths are dimensions).
 `derive.py` builds these from a statement; this module is what they are.
 """
 
@@ -26,6 +27,14 @@ from checkers.derived.bound_values import to_bound
 from checkers.derived.coercion import Ctx, coerce, settle
 from checkers.derived.drawn_functions import COVERS as FUNCTIONS_COVERED
 from checkers.derived.drawn_functions import function_specs, function_value
+from checkers.derived.drawn_lists import (
+    INT_RANGE,
+    int_note,
+    int_value,
+    list_note,
+    list_specs,
+    list_value,
+)
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.evaluate import Evaluator
 from checkers.derived.exact import EXACT, exact_sides, list_sides
@@ -76,6 +85,11 @@ class DerivedChecker:
         return dict(self.plan.fixed_dims)
 
     @property
+    def dim_lows(self) -> Mapping[str, int]:
+        """The dimensions drawn from below 1: the lists' lengths, from 0."""
+        return dict(self.plan.dim_lows)
+
+    @property
     def assumptions(self) -> tuple[str, ...]:
         extra: tuple[str, ...] = ()
         if self.premise_notes:
@@ -91,6 +105,13 @@ class DerivedChecker:
             f"{_sampler(i).covers if i.role == 'struct' else FUNCTIONS_COVERED}"
             for i in self.plan.inputs
             if i.role in ("struct", "function")
+        )
+        drawn += tuple(
+            int_note(i.name)
+            if i.role == "int"
+            else list_note(i.name, i.type, self.plan.lists.shapes[i.name], self.plan.lists.fixed_by)
+            for i in self.plan.inputs
+            if i.role in ("int", "list")
         )
         note = reading_note(self.statement.op)
         return tuple(self.plan.assumptions) + drawn + extra + ((note,) if note else ())
@@ -120,7 +141,9 @@ class DerivedChecker:
             ev = Evaluator(self.semantics)
             env = self._base_env(dims)
             self._sizes[key] = {
-                i.name: ev.type_of(i.type, env) for i in self.plan.inputs if i.role != "struct"
+                i.name: ev.type_of(i.type, env)
+                for i in self.plan.inputs
+                if i.role not in ("struct", "int", "list")
             }
         return self._sizes[key]
 
@@ -135,6 +158,12 @@ class DerivedChecker:
                         if p.target == field_name and (b := to_bound(p, dims, 0)) is not None
                     )
                     out[field_name] = replace(spec, bounds=bounds) if bounds else spec
+                continue
+            if inp.role == "int":
+                out[inp.name] = InputSpec.integers(*INT_RANGE)
+                continue
+            if inp.role == "list":
+                out.update(list_specs(inp.name, self.plan.lists.shapes[inp.name], dims))
                 continue
             ty = self._types(dims)[inp.name]
             if inp.role == "function":
@@ -177,6 +206,13 @@ class DerivedChecker:
                 continue
             if inp.role == "function":
                 env[inp.name] = function_value(inp.name, types[inp.name], inputs, dtype)
+                continue
+            if inp.role == "int":
+                env[inp.name] = int_value(inputs[inp.name])
+                continue
+            if inp.role == "list":
+                shape = self.plan.lists.shapes[inp.name]
+                env[inp.name] = list_value(inp.name, shape, dims, inputs, dtype)
                 continue
             x = inputs[inp.name]
             ty = types[inp.name]

@@ -64,6 +64,13 @@ class Conjunction:
         return out
 
     @property
+    def dim_lows(self) -> Mapping[str, int]:
+        out: dict[str, int] = {}
+        for c in self.clauses:
+            out.update(c.dim_lows)
+        return out
+
+    @property
     def assumptions(self) -> tuple[str, ...]:
         return _union(a for c in self.clauses for a in c.assumptions)
 

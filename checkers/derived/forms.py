@@ -78,6 +78,8 @@ class Forms:
     """The binding forms and structures of `Evaluator` (a mixin)."""
 
     def _quant(self: Host, t: S.Quant, env: Env) -> Arr:
+        if t.q in ("∀", "∃") and t.bound is not None and t.bound[0] == "∈":
+            return self._over_list(t, env)
         if t.q not in ("∀", "∃") or t.bound is not None:
             raise NotSupported(f"the quantifier {t.q} with a bound")
         params = binder_params(t.binders)
@@ -103,6 +105,24 @@ class Forms:
         d = as_array(body)
         d = jnp.all(d, axis=k) if t.q == "∀" else jnp.any(d, axis=k)
         return Arr(d, "bool", tuple(a for a in body.axes if a is not ax))
+
+    def _over_list(self: Host, t: S.Quant, env: Env) -> Arr:
+        """`∀ x ∈ xs, p x` (`∃`) over a list: p at each element, all (any) of them; true
+        (false) for the empty list."""
+        assert t.bound is not None
+        params = binder_params(t.binders)
+        xs = self.eval(t.bound[1], env)
+        if len(params) != 1 or not isinstance(xs, Lst):
+            raise NotSupported(f"the quantifier {t.q} with a bound")
+        name = params[0][0]
+        op = "∧" if t.q == "∀" else "∨"
+        out = Arr(t.q == "∀", "bool")
+        for x in xs.items:
+            held = self._arr(self.eval(t.body, {**env, name: x}), t.q)
+            if held.kind != "bool":
+                raise EvalError(f"{t.q} of a non-proposition")
+            out = A.logic(op, out, held)
+        return out
 
     def _tuple(self: Host, items: list[S.Term], env: Env, expected: Ty | None) -> Pair:
         e1 = expected.fst if isinstance(expected, TProd) else None

@@ -98,6 +98,7 @@ def probe(checker: DerivedChecker) -> Probe | None:
             fixed=checker.fixed_dims,
             constraints=tuple(checker.dim_constraints()),
             draws=PROBE_DRAWS,
+            lows=checker.dim_lows,
         )
     except DimsError:
         return None  # the harness reports this itself

@@ -62,6 +62,31 @@ def test_draw_dims_fewer_when_space_small():
     assert sorted(d["n"] for d in draws) == [1, 2, 3, 4, 5]
 
 
+def test_draw_dims_from_a_lower_value_where_given():
+    draws = draw_dims("Proofs.t", 0, ("n", "len"), lows={"len": 0}, draws=4)
+    assert all(d["n"] >= 1 for d in draws)
+    assert draws[0]["len"] == 0  # the lower value is drawn first, when it can be
+    draws = draw_dims("Proofs.t", 0, ("len",), lows={"len": 0}, draws=8)
+    assert sorted(d["len"] for d in draws) == [0, 1, 2, 3, 4, 5]
+
+
+def test_draw_dims_from_a_lower_value_with_many_dims():
+    names = ("a", "b", "c", "d", "e", "f", "g", "len")
+    draws = draw_dims("Proofs.t", 0, names, lows={"len": 0}, draws=2)
+    assert len(draws) == 2
+    assert all(d[n] >= 1 for d in draws for n in names[:-1])
+    assert all(d["len"] >= 0 for d in draws)
+
+
+def test_sample_signed_integer_arrays_in_their_range():
+    spec = InputSpec.integers(-3, 3, (4,))
+    x = sample_input(spec, Stream(input_key((1, 2), "xs"), range(200)))
+    assert x.shape == (200, 4) and x.dtype == np.int64
+    assert x.min() == -3 and x.max() == 3
+    with pytest.raises(ValueError, match="int bounds are empty"):
+        InputSpec.integers(2, 1)
+
+
 def test_draw_dims_widen_range_for_many_dims():
     draws = draw_dims("Proofs.t", 0, ("a", "b", "c", "d", "e", "f", "g"), draws=2)
     assert all(len(set(d.values())) == 7 for d in draws)

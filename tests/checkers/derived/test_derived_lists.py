@@ -240,14 +240,6 @@ def test_refuse_recursion_past_the_unfolding_limit() -> None:
     assert reason == "the recursive definition Proofs.grow unfolds more than 10000 times"
 
 
-def test_refuse_list_binders_statically_and_when_derived() -> None:
-    env = environment(DOTZ, theorem("Proofs.t", "(xs ys : List ℤ)", "dotZ xs ys = dotZ ys xs"))
-    reason = "the list binder xs : List ℤ (lists are not sampled)"
-    assert blocker("Proofs.t", env) == Blocker(reason)
-    result = derive("Proofs.t", env)
-    assert isinstance(result, Unsupported) and result.reason == reason
-
-
 def test_name_a_missing_list_function_statically() -> None:
     env = environment(W, theorem("Proofs.t", "", "(List.rotate (w) 1).length = 4"))
     assert blocker("Proofs.t", env) == Blocker("no semantics for: List.rotate", ("List.rotate",))

@@ -71,10 +71,12 @@ class Program:
     outer: int | None = None
 
     def __call__(self, inputs: Mapping[str, np.ndarray]) -> tuple[np.ndarray, ...]:
-        if self.outer is not None and self.outer > self.batch:
+        # as many trials as the inputs hold (the whole batch asked for, without inputs)
+        n = next((len(v) for v in inputs.values()), self.outer or self.batch)
+        if n > self.batch:
             parts = [
                 self._run({k: v[k0 : k0 + self.batch] for k, v in inputs.items()})
-                for k0 in range(0, self.outer, self.batch)
+                for k0 in range(0, n, self.batch)
             ]
             return tuple(np.concatenate([p[j] for p in parts]) for j in range(len(parts[0])))
         return self._run(inputs)

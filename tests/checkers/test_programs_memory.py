@@ -38,3 +38,10 @@ def test_the_part_is_the_largest_power_of_two_that_fits_the_budget() -> None:
     assert programs._part_batch(_compiled(budget * 5), 64) == 8
     assert programs._part_batch(_compiled(budget * 1000), 64) == 1
     assert programs._part_batch(SimpleNamespace(), 64) == 64  # no analysis: as compiled
+
+
+def test_a_part_program_runs_fewer_trials_than_its_whole_batch_directly() -> None:
+    # a single trial replayed (repro, shrinking) comes in batches of the part
+    prog = Program(None, 2, lambda inputs, lanes: (inputs["x"] + 1,), 0.0, outer=8)
+    (out,) = prog({"x": np.zeros((2, 3))})
+    assert out.shape == (2, 3)

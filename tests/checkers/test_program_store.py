@@ -125,7 +125,7 @@ jax.monitoring.register_event_listener(
     lambda event, **kw: hits.append(event) if event.endswith("cache_hits") else None
 )
 if sys.argv[1] == "file-anyway":  # what the harness must never do
-    def finish(checker, batch, lowered, options, trace_s, store_key):
+    def finish(checker, batch, lowered, options, trace_s, store_key, relower=None):
         compiled = lowered.compile(compiler_options=options or None)
         store.save(store_key, compiled)
         return ev.Program(checker, batch, compiled, 0.0, store_key=store_key)

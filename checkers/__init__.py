@@ -5,8 +5,10 @@
     env = Environment.from_declarations(decls)
     result = check("Proofs.sum_fin_prod", env, trials=64, seed=0)
 
-Importing this package switches JAX to float64 (the reference precision) and
-turns on the persistent compilation cache when $PROOFBRIDGE_JAX_CACHE_DIR is set.
+Importing this package switches JAX to float64 (the reference precision), turns
+on the persistent compilation cache when $PROOFBRIDGE_JAX_CACHE_DIR is set, and
+has glibc give large arrays back to the system as soon as they are freed
+(`checkers.memory`).
 """
 
 import checkers.registered  # noqa: F401  (fills REGISTRY with the hand-written checkers)
@@ -15,10 +17,12 @@ from checkers.description import describe
 from checkers.environment import Environment, UnknownTheorem
 from checkers.harness import check, repro, run_checker
 from checkers.jaxsetup import configure_compilation_cache, device_kind
+from checkers.memory import keep_large_arrays_mapped
 from checkers.registry import REGISTRY, RegistrationError, Registry, register
 from checkers.result import CheckerInfo, CheckResult, Counterexample, Repro
 
 configure_compilation_cache()
+keep_large_arrays_mapped()
 
 __all__ = [
     "REGISTRY",

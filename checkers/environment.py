@@ -10,12 +10,19 @@ the reason says why. A registered checker is taken only for the statement it
 was written for (`binding(name)`, see `checkers.binding`): when the ingested
 statement differs, the derived checker is taken instead, or, when there is
 none, a `StatementMismatch` (an error) that says where the two differ.
+
+The checkers resolved are kept for the `MAX_RESOLVED` theorems resolved last:
+a process that checks a whole corpus needs each one while it checks that
+theorem, not for the rest of the run (a checker holds its statement's trees
+and tables built for it). A theorem resolved again after its checker was
+dropped is derived again, with the same result.
 """
 
 from __future__ import annotations
 
 import importlib
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -33,6 +40,9 @@ T = TypeVar("T")
 
 DERIVED_MODULE = "checkers.derived"
 THEOREM_KINDS = ("theorem", "lemma", "prose")
+# checkers kept per environment (with the seconds each took to resolve), the least
+# recently resolved dropped first
+MAX_RESOLVED = 256
 
 
 class UnknownTheorem(KeyError):
@@ -84,9 +94,11 @@ class Environment:
         self._declarations = dict(declarations)
         self._registry = REGISTRY if registry is None else registry
         self._derive = derive
-        self._resolved: dict[tuple[str, str], Checker | Unsupported] = {}
+        # (name, prefer) -> (checker or why not, seconds it took to resolve)
+        self._resolved: OrderedDict[tuple[str, str], tuple[Checker | Unsupported, float]] = (
+            OrderedDict()
+        )
         self._bindings: dict[str, StatementBinding] = {}
-        self._derive_s: dict[tuple[str, str], float] = {}
         self._shared: dict[str, Any] = {}
         self.duplicates = duplicates
 
@@ -182,15 +194,22 @@ class Environment:
         if prefer not in ("registered", "derived"):
             raise ValueError(f"prefer must be 'registered' or 'derived', got {prefer!r}")
         key = (name, prefer)
-        if key not in self._resolved:
-            start = time.perf_counter()
-            self._resolved[key] = self._resolve(name, prefer)
-            self._derive_s[key] = time.perf_counter() - start
-        return self._resolved[key]
+        got = self._resolved.get(key)
+        if got is not None:
+            self._resolved.move_to_end(key)
+            return got[0]
+        start = time.perf_counter()
+        target = self._resolve(name, prefer)
+        self._resolved[key] = (target, time.perf_counter() - start)
+        while len(self._resolved) > MAX_RESOLVED:
+            self._resolved.popitem(last=False)
+        return target
 
     def derive_seconds(self, name: str, *, prefer: str = "registered") -> float:
-        """How long resolving `name` took when it was first resolved (0.0 before that)."""
-        return self._derive_s.get((name, prefer), 0.0)
+        """How long resolving `name` took when it was last resolved (0.0 when it has not
+        been, or its checker was dropped since)."""
+        got = self._resolved.get((name, prefer))
+        return 0.0 if got is None else got[1]
 
     def _resolve(self, name: str, prefer: str) -> Checker | Unsupported:
         if prefer == "registered":

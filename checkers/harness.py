@@ -44,7 +44,7 @@ from checkers.evaluation import (
     format_dims,
     to_list,
 )
-from checkers.jaxsetup import device_name
+from checkers.jaxsetup import bound_trace_cache, device_name
 from checkers.programs import BeyondChecker, CheckerFault
 from checkers.result import CheckResult, Counterexample, Repro
 from checkers.sampling import DimsError, draw_dims
@@ -405,6 +405,23 @@ def check(
     registered.
     """
     _check_args(trials, seed, dtype, draws)
+    try:
+        return _check(name, env, trials, seed, dtype, dims, draws, shrink, prefer)
+    finally:
+        bound_trace_cache()  # what JAX traced for this theorem is seldom needed again
+
+
+def _check(
+    name: str,
+    env: Environment,
+    trials: int,
+    seed: int,
+    dtype: str,
+    dims: Mapping[str, int] | None,
+    draws: int | None,
+    shrink: bool,
+    prefer: str,
+) -> CheckResult:
     target = env.resolve(name, prefer=prefer)
     derive_s = env.derive_seconds(name, prefer=prefer)
     if isinstance(target, Unsupported):

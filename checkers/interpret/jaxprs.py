@@ -5,6 +5,13 @@
 program's jaxpr, vmapped over a batch of trials, as a Program's `fn`. Every
 value a rule returns is checked against the shape the jaxpr declares and cast
 to its dtype, so a rule that goes wrong raises rather than answers.
+
+Memory: each value is dropped after the last equation that reads it, as XLA
+frees a buffer. What XLA fuses away NumPy computes whole (a chain of gathers
+picking `T (c i) (h i) (w i)` one index at a time first builds a `[i, h, w]`
+array), so a batch whose values would take more than `BATCH_BYTES` at once is
+run a group of trials at a time. Each trial is computed on its own either way,
+so the results are the same.
 """
 
 from __future__ import annotations
@@ -28,6 +35,10 @@ _CALLS = {
     "remat": "jaxpr",
     "checkpoint": "jaxpr",
 }
+
+# the most bytes the values computed for one batch may take at once (estimated from the
+# jaxpr's shapes); a larger batch is run in groups of trials
+BATCH_BYTES = 32 * 2**20
 
 
 # --- jaxprs ------------------------------------------------------------------------------
@@ -108,6 +119,34 @@ class Steps:
         consts = [self._constant(np.asarray(c)) for c in closed.consts]
         self.inputs = [self._slot() for _ in closed.jaxpr.invars]
         self.outputs = self._inline(closed.jaxpr, consts, self.inputs)
+        self.drop, self.trial_bytes = self._lifetimes()
+
+    def _lifetimes(self) -> tuple[list[tuple[int, ...]], int]:
+        """The computed values to drop after each step (the last one that reads them, or
+        the one that made them when none does), and the most bytes the computed values
+        of one trial take at once."""
+        kept = set(self.outputs) | set(self.inputs) | set(self.fixed)
+        last: dict[int, int] = {}
+        for k, step in enumerate(self.steps):
+            for o in step.outs:
+                last[o] = k
+            for i in step.ins:
+                last[i] = k
+        drop: list[list[int]] = [[] for _ in self.steps]
+        for slot, k in last.items():
+            if slot not in kept:
+                drop[k].append(slot)
+
+        def size(slot: int) -> int:
+            shape, dtype = self.checks[slot]
+            return int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+
+        live = peak = 0
+        for step, gone in zip(self.steps, drop, strict=True):
+            live += sum(size(o) for o in step.outs)
+            peak = max(peak, live)
+            live -= sum(size(o) for o in gone)
+        return [tuple(d) for d in drop], peak
 
     def _slot(self) -> int:
         self._count += 1
@@ -173,17 +212,32 @@ class Steps:
     ) -> list[np.ndarray]:
         """The outputs at `args`. With `batch`, the args named in `batched_args` (all, by
         default) have a leading axis of that many trials, and so has every output
-        (batching.py); the others are the same in every trial."""
+        (batching.py); the others are the same in every trial. A batch whose values
+        would take more than `BATCH_BYTES` is run in groups of trials."""
+        flags = [True] * len(args) if batched_args is None else list(batched_args)
+        group = max(1, BATCH_BYTES // max(1, self.trial_bytes))
+        if batch is None or batch <= group:
+            return self._run(args, batch, flags)
+        parts = [
+            self._run(
+                [x[start : start + group] if f else x for x, f in zip(args, flags, strict=True)],
+                min(group, batch - start),
+                flags,
+            )
+            for start in range(0, batch, group)
+        ]
+        return [np.concatenate(outs) for outs in zip(*parts, strict=True)]
+
+    def _run(self, args: Sequence[np.ndarray], batch: int | None, flags: list[bool]) -> list[Any]:
         vals: list[Any] = [None] * self._count
         batched = [False] * self._count
         for slot, value in self.fixed.items():
             vals[slot] = value
-        flags = [True] * len(args) if batched_args is None else list(batched_args)
         for slot, x, flag in zip(self.inputs, args, flags, strict=True):
             vals[slot] = x
             batched[slot] = batch is not None and flag
         checks = self.checks
-        for step in self.steps:
+        for step, gone in zip(self.steps, self.drop, strict=True):
             xs = [vals[i] for i in step.ins]
             flags = [batched[i] for i in step.ins]
             lead: tuple[int, ...] = ()
@@ -213,6 +267,8 @@ class Steps:
                     )
                 vals[o] = x
                 batched[o] = bool(lead)
+            for o in gone:
+                vals[o] = None
         outs = []
         for o in self.outputs:
             x = vals[o]

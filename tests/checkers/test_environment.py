@@ -18,6 +18,7 @@ from checkers import (
     Unsupported,
     check,
     describe,
+    environment,
 )
 from checkers.environment import DerivationError
 from checkers.registry import real
@@ -102,6 +103,44 @@ def test_resolve_registered_before_derived():
     assert calls == []
     twin = env.resolve("Proofs.sum_fin_prod", prefer="derived")
     assert isinstance(twin, _Derived) and calls == ["Proofs.sum_fin_prod"]
+
+
+def test_resolve_keeps_the_last_resolved_checkers_only(monkeypatch):
+    monkeypatch.setattr(environment, "MAX_RESOLVED", 2)
+    calls = []
+
+    def derive(name, env):
+        calls.append(name)
+        return _Derived(name)
+
+    env = Environment.from_declarations(
+        [_theorem("Proofs.a"), _theorem("Proofs.b"), _theorem("Proofs.c")], derive=derive
+    )
+    first = env.resolve("Proofs.a")
+    env.resolve("Proofs.b")
+    assert env.resolve("Proofs.a") is first  # kept, and now the most recent
+    env.resolve("Proofs.c")  # drops b, the least recently resolved
+    assert env.derive_seconds("Proofs.b") == 0.0 and env.derive_seconds("Proofs.a") > 0.0
+    again = env.resolve("Proofs.b")
+    assert calls == ["Proofs.a", "Proofs.b", "Proofs.c", "Proofs.b"]
+    assert isinstance(again, _Derived) and again.name == "Proofs.b"
+
+
+def test_check_results_same_when_checkers_are_dropped(monkeypatch):
+    env = Environment.from_declarations(
+        [_theorem("Proofs.a"), _theorem("Proofs.b")], derive=lambda name, env: _Derived(name)
+    )
+    want = [check(n, env, trials=8).to_json() for n in ("Proofs.a", "Proofs.b")]
+    monkeypatch.setattr(environment, "MAX_RESOLVED", 1)
+    dropping = Environment.from_declarations(
+        [_theorem("Proofs.a"), _theorem("Proofs.b")], derive=lambda name, env: _Derived(name)
+    )
+    got = [check(n, dropping, trials=8).to_json() for n in ("Proofs.a", "Proofs.b", "Proofs.a")]
+
+    def same(r):
+        return {k: v for k, v in r.items() if k not in ("duration_s", "stats")}
+
+    assert [same(r) for r in got] == [same(r) for r in (*want, want[0])]
 
 
 def test_describe_registered_derived_unsupported():

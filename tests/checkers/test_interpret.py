@@ -8,6 +8,7 @@ a few units in the last place.
 
 from __future__ import annotations
 
+import tracemalloc
 from pathlib import Path
 
 import jax
@@ -18,7 +19,7 @@ from jax import lax
 
 from checkers import Environment, programs
 from checkers.core import REAL
-from checkers.interpret import Interpreted, InterpretError, Steps, evaluate, interpretable
+from checkers.interpret import Interpreted, InterpretError, Steps, evaluate, interpretable, jaxprs
 from theorem_index import read_paths
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -290,6 +291,68 @@ def test_interpreted_runs_one_trials_jaxpr_on_a_batch_by_input_name():
     np.testing.assert_allclose(a, x.sum(axis=1) * np.arange(4), rtol=1e-15)
     np.testing.assert_allclose(b, y + 1, rtol=1e-15)
     np.testing.assert_array_equal(c, np.full(4, 2.0))  # the same in every trial, one per trial
+
+
+def _bits(xs):
+    return [(np.shape(x), np.asarray(x).dtype, np.ascontiguousarray(x).tobytes()) for x in xs]
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_run_in_groups_of_trials_gives_the_whole_batch_bit_for_bit(case, monkeypatch):
+    # a batch whose values would take more than BATCH_BYTES runs a group of trials at a time
+    f, args = CASES[case]
+    closed = jax.make_jaxpr(f)(*args)
+    whole = [np.asarray(_batch_of(a, 5)) for a in args]
+    steps = Steps(closed)
+    with np.errstate(all="ignore"):
+        want = steps.run(whole, batch=5)
+        monkeypatch.setattr(jaxprs, "BATCH_BYTES", 2 * steps.trial_bytes)  # two trials a group
+        got = steps.run(whole, batch=5)
+        mixed = steps.run(
+            [whole[0], *args[1:]], batch=5, batched_args=[True] + [False] * (len(args) - 1)
+        )
+        monkeypatch.setattr(jaxprs, "BATCH_BYTES", 10**12)
+        mixed_whole = steps.run(
+            [whole[0], *args[1:]], batch=5, batched_args=[True] + [False] * (len(args) - 1)
+        )
+    assert _bits(got) == _bits(want)
+    assert _bits(mixed) == _bits(mixed_whole)
+
+
+def _chain(x):
+    # six values of x's size, each read only by the next
+    for _ in range(6):
+        x = jnp.sin(x) + 1.0
+    return x.sum()
+
+
+def _peak_bytes(run):
+    tracemalloc.start()
+    try:
+        run()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_value_is_dropped_after_the_last_step_that_reads_it():
+    x = rng.standard_normal(1 << 14)  # 128 KiB a value
+    steps = Steps(jax.make_jaxpr(_chain)(x))
+    assert steps.trial_bytes <= 2 * x.nbytes + 64  # at most two of them at once
+    batch = np.stack([x] * 16)
+    peak = _peak_bytes(lambda: steps.run([batch], batch=16))
+    assert peak < 4 * batch.nbytes  # not the 12 values the chain computes
+
+
+def test_a_large_batch_is_run_within_the_byte_budget(monkeypatch):
+    x = rng.standard_normal(1 << 14)
+    steps = Steps(jax.make_jaxpr(_chain)(x))
+    batch = np.stack([x * (1 + k) for k in range(64)])  # 8 MiB of inputs
+    want = steps.run([batch], batch=64)
+    monkeypatch.setattr(jaxprs, "BATCH_BYTES", 1 << 20)
+    peak = _peak_bytes(lambda: steps.run([batch], batch=64))
+    assert peak < 4 * (1 << 20)  # a group's values, not the whole batch's 16 MiB
+    assert _bits(steps.run([batch], batch=64)) == _bits(want)
 
 
 # --- the programs of real statements ---------------------------------------------------

@@ -1,4 +1,5 @@
-"""JAX set-up: float64 on, the persistent compilation cache when configured, device detection."""
+"""JAX set-up: float64 on, the persistent compilation cache when configured, device detection,
+the bound on JAX's cache of traced jaxprs."""
 
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ import sys
 from pathlib import Path
 
 import jax
+import numpy as np
 
-from checkers import device_kind
+from checkers import Environment, check, device_kind, jaxsetup
+from checkers.jaxsetup import bound_trace_cache, trace_cache
+from theorem_index.model import Declaration
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -51,3 +55,70 @@ def test_persistent_cache_fills_configured_dir(tmp_path):
     directory, status = json.loads(done.stdout.strip().splitlines()[-1])
     assert directory == str(tmp_path / "jax") and status == "pass"
     assert any((tmp_path / "jax").iterdir())
+
+
+def test_find_jax_trace_cache():
+    # the cache the harness bounds; a JAX that moves it would let it grow again
+    assert trace_cache() is not None
+
+
+# a jitted function that lives as long as the process, as jnp's own do, and that nothing
+# else calls: each argument shape it is called at adds one jaxpr to the cache
+_double = jax.jit(lambda x: x * 2)
+
+
+def _trace_at_shapes(n: int) -> None:
+    for k in range(1, n + 1):
+        _double(np.ones(k))
+
+
+def test_bound_trace_cache_empties_it_past_the_limit():
+    cache = trace_cache()
+    cache.cache_clear()
+    _trace_at_shapes(5)
+    held = cache.cache_info().currsize
+    assert held >= 5
+    assert bound_trace_cache(held) is False and cache.cache_info().currsize == held
+    assert bound_trace_cache(held - 1) is True and cache.cache_info().currsize == 0
+
+
+def test_check_leaves_trace_cache_bounded(monkeypatch):
+    monkeypatch.setattr(jaxsetup, "MAX_TRACED_JAXPRS", 3)
+    _trace_at_shapes(8)
+    env = Environment.from_declarations(
+        [
+            Declaration(
+                name="Proofs.t",
+                kind="theorem",
+                module="Proofs.Test",
+                binders="(n : ℕ) (x : Fin n → ℝ)",
+                statement="∑ i, x i * 2 = 2 * ∑ i, x i",
+            )
+        ]
+    )
+    result = check("Proofs.t", env, trials=8)
+    assert result.status == "pass", result.reason
+    assert trace_cache().cache_info().currsize <= 3
+
+
+def test_check_results_same_with_and_without_emptying_trace_cache(monkeypatch):
+    decl = Declaration(
+        name="Proofs.t",
+        kind="theorem",
+        module="Proofs.Test",
+        binders="(n : ℕ) (x y : Fin n → ℝ)",
+        statement="∑ i, (x i + y i) * x i = ∑ i, x i * x i + ∑ i, y i * x i",
+    )
+
+    def results() -> list[dict]:
+        out = []
+        for seed in (0, 1, 0):
+            r = check("Proofs.t", Environment.from_declarations([decl]), trials=8, seed=seed)
+            out.append({k: v for k, v in r.to_json().items() if k not in ("duration_s", "stats")})
+        return out
+
+    monkeypatch.setattr(jaxsetup, "MAX_TRACED_JAXPRS", 10**9)
+    kept = results()
+    monkeypatch.setattr(jaxsetup, "MAX_TRACED_JAXPRS", 0)
+    emptied = results()
+    assert kept == emptied and kept[0]["status"] == "pass"

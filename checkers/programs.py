@@ -364,10 +364,12 @@ def start_program(
         _PENDING[key] = future
 
     def settle(done: Future[Program]) -> None:
+        # one step under the lock: between leaving the pending table and entering the
+        # cache, a lookup would find neither and take the file just stored for a load
         with _PROGRAMS_LOCK:
             _PENDING.pop(key, None)
-        if done.exception() is None:
-            _remember(key, done.result())
+            if done.exception() is None:
+                _cache(key, done.result())
 
     future.add_done_callback(settle)
     return future
@@ -389,7 +391,12 @@ def recompile(prog: Program) -> Program:
 
 def _remember(key: ProgramKey, prog: Program) -> None:
     with _PROGRAMS_LOCK:
-        _PROGRAMS[key] = prog
-        _PROGRAMS.move_to_end(key)
-        while len(_PROGRAMS) > _PROGRAM_CACHE_SIZE:
-            _PROGRAMS.popitem(last=False)
+        _cache(key, prog)
+
+
+def _cache(key: ProgramKey, prog: Program) -> None:
+    """Enter `prog` in this process's cache; the caller holds `_PROGRAMS_LOCK`."""
+    _PROGRAMS[key] = prog
+    _PROGRAMS.move_to_end(key)
+    while len(_PROGRAMS) > _PROGRAM_CACHE_SIZE:
+        _PROGRAMS.popitem(last=False)

@@ -97,15 +97,17 @@ def _inside_project(module_name: str) -> bool:
 def checker_identity(checker: Any) -> str | None:
     """What a checker's programs are built from, or None when that cannot be known without tracing.
 
-    A derived checker (`checkers.derived`) is named by its version, which hashes
-    its statement and the definitions it uses, and by those definitions' names;
+    A derived checker (`checkers.derived`) is named by its program identity, which
+    hashes its declaration, the definitions it uses and the clause and binder plan it
+    evaluates (the clauses of one theorem differ there), and by those definitions' names;
     a registered checker of this project by its registration (`repr`). Any other
     checker (a test double, a plugin) has no identity here.
     """
     kind = getattr(checker, "kind", None)
     if kind == "derived" and type(checker).__module__.startswith("checkers.derived"):
         deps = ",".join(getattr(checker, "dependencies", ()) or ())
-        return f"derived|{checker.name}|{checker.version}|{deps}"
+        identity = getattr(checker, "program_identity", None) or checker.version
+        return f"derived|{checker.name}|{identity}|{deps}"
     if kind == "registered":
         function = getattr(checker, "function", None)
         module = getattr(function, "__module__", "") or ""

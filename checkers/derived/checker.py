@@ -81,6 +81,16 @@ class DerivedChecker:
         return harness_relation(self.statement.op)
 
     @property
+    def program_identity(self) -> str:
+        """What this checker's programs are built from: its version (the declaration and
+        the definitions it uses) and the clause and binder plan it evaluates. The
+        clauses of one theorem share a version; each must file programs of its own."""
+        h = hashlib.sha256(self.version.encode())
+        h.update(str(print_term(self.statement)).encode())
+        h.update(repr(self.plan).encode())
+        return f"{self.version}:{h.hexdigest()[:16]}"
+
+    @property
     def fixed_dims(self) -> Mapping[str, int]:
         return dict(self.plan.fixed_dims)
 

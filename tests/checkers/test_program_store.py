@@ -14,6 +14,7 @@ from checkers import Environment, InputSpec, Registry, check, repro
 from checkers import program_store as store
 from checkers.programs import INTERPRET_VARIABLE, clear_program_cache
 from checkers.registry import real
+from theorem_index.model import Declaration
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -191,3 +192,22 @@ def test_fresh_process_loads_programs_from_cache_dir(tmp_path):
     assert (s2, compiled2, loaded2) == ("pass", 0, 2)
     assert err1 == err2
     assert len(list((tmp_path / "cache" / store.SUBDIRECTORY).glob("*.bin"))) == 2
+
+
+def test_clauses_of_one_theorem_file_programs_of_their_own(store_dir):
+    # the clauses share the theorem's version, inputs and dims; only the clause itself
+    # tells their programs apart, and a false clause is never served its true sibling's
+    decl = Declaration(
+        name="Proofs.two_clauses",
+        kind="theorem",
+        module="Test",
+        binders="(x : ℝ)",
+        statement="x * 0 = 0 ∧ x + 1 = x",
+        namespace="Proofs",
+    )
+    env = Environment.from_declarations([decl], registry=Registry())
+    for _ in range(2):  # compiled and filed, then loaded as in a fresh process
+        clear_program_cache()
+        result = check("Proofs.two_clauses", env, trials=8, seed=0, draws=1)
+        assert result.status == "fail" and "clause 2 of 2" in result.reason
+    assert len(list(store_dir.glob("*.bin"))) == 2

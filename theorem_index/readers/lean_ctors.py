@@ -90,6 +90,20 @@ _FIELD_LINE = re.compile(
 )
 
 
+def _without_default(text: str) -> str:
+    """A field's type without its default value (` := v` outside brackets; a named
+    argument `(h := h)` inside the type stays)."""
+    depth = 0
+    for k, ch in enumerate(text):
+        if ch in "([{⟨":
+            depth += 1
+        elif ch in ")]}⟩":
+            depth -= 1
+        elif depth == 0 and text.startswith(" := ", k):
+            return text[:k]
+    return text
+
+
 def fields(parser: DeclParser, parsed: ParsedDecl) -> list[Field]:
     """The fields of the structure `parsed` (its `where` block), each as its projection:
     `HasVJP.backward {m n : Nat} {f : Vec m → Vec n} (self : HasVJP f) : Vec m → Vec n →
@@ -118,7 +132,7 @@ def fields(parser: DeclParser, parsed: ParsedDecl) -> list[Field]:
         type_start = m.start(3) if m.group(2) else m.start(5)
         type_end = stop_at if not m.group(2) else m.end(3)
         text = " ".join(code[type_start:type_end].split())
-        text = text.split(" := ", 1)[0]  # a default value is not part of the type
+        text = _without_default(text)
         if not names or not text or any(not n.replace("_", "a").isidentifier() for n in names):
             continue
         for n in names:

@@ -83,3 +83,19 @@ def test_proof_arguments_carry_no_data() -> None:
     ok = check("Proofs.comp_back_correct", env, trials=16)
     assert ok.status == "pass", ok.reason
     assert check("Proofs.comp_back_wrong", env, trials=16).status == "fail"
+
+
+def test_a_field_type_keeps_its_named_arguments_and_drops_a_default() -> None:
+    source = """
+namespace Proofs
+structure Smooth (h : Nat) (v : Vec h) : Prop where
+  pos : ∀ k, (scale (n := h)
+               v) k ≠ 0
+  size : Nat := 3
+end Proofs
+"""
+    doc = read_lean_source("T.lean", source, "T.lean")
+    assert not doc.errors, doc.errors
+    decls = {d.name: d for d in doc.declarations}
+    assert decls["Proofs.Smooth.pos"].statement == "∀ k, (scale (n := h) v) k ≠ 0"
+    assert decls["Proofs.Smooth.size"].statement == "Nat"

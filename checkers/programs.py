@@ -140,8 +140,11 @@ SMALL_PROGRAM_ELEMENTS = 1 << 16
 # on the CPU at all: NumPy evaluates their jaxpr (interpret.py), which over a corpus is
 # several times cheaper than XLA's compilation. `PROOFBRIDGE_INTERPRET=0` turns it off.
 INTERPRET_MAX_BATCH = 64
-# ... and only while no value they compute holds more than this many numbers over the batch
+# ... and only while no value one trial computes holds more than this many numbers (16 MB),
+# nor its values at once more than this many bytes: the interpreter runs a batch a few
+# trials at a time (interpret.BATCH_BYTES), so these bound what a batch holds at once
 INTERPRET_MAX_ELEMENTS = 1 << 21
+INTERPRET_MAX_TRIAL_BYTES = 128 * 2**20
 INTERPRET_VARIABLE = "PROOFBRIDGE_INTERPRET"
 
 
@@ -244,9 +247,11 @@ def interpreted_program(
     _same_sides([tuple(v.aval.shape) for v in closed.jaxpr.outvars[:2]])
     if interpret.interpretable(closed.jaxpr) is not None:
         return None
-    if batch * interpret.largest_value(closed.jaxpr) > INTERPRET_MAX_ELEMENTS:
+    if interpret.largest_value(closed.jaxpr) > INTERPRET_MAX_ELEMENTS:
         return None  # NumPy would hold what XLA fuses away (a conv's gathered windows)
     fn = interpret.Interpreted(closed, sorted(specs))
+    if fn.steps.trial_bytes > INTERPRET_MAX_TRIAL_BYTES:
+        return None
     trace_s = time.perf_counter() - start
     return Program(checker, batch, fn, trace_s, trace_s=trace_s, source="interpreted")
 

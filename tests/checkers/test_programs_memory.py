@@ -6,9 +6,11 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
+import jax.numpy as jnp
 import numpy as np
 
 from checkers import programs
+from checkers.core import InputSpec
 from checkers.programs import Program
 
 
@@ -45,3 +47,40 @@ def test_a_part_program_runs_fewer_trials_than_its_whole_batch_directly() -> Non
     prog = Program(None, 2, lambda inputs, lanes: (inputs["x"] + 1,), 0.0, outer=8)
     (out,) = prog({"x": np.zeros((2, 3))})
     assert out.shape == (2, 3)
+
+
+class _Square:
+    """A checker whose one trial makes an n x n value (x xᵀ) from an input of n numbers."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def build(self, dims: Any, dtype: Any) -> Any:
+        def fn(inputs: dict[str, Any]) -> tuple[Any, Any]:
+            x = inputs["x"]
+            return jnp.outer(x, x).sum(), jnp.sum(x) ** 2
+
+        return fn
+
+
+def _interpreted(n: int, batch: int) -> Program | None:
+    specs = {"x": InputSpec.real((n,))}
+    return programs.interpreted_program(_Square(n), {}, "float64", specs, batch)
+
+
+def test_the_interpreter_bounds_one_trial_and_runs_a_batch_a_few_trials_at_a_time(
+    monkeypatch,
+) -> None:
+    monkeypatch.setenv(programs.INTERPRET_VARIABLE, "1")
+    # 512 x 512 a trial, 4.2e6 numbers over 16 trials: interpreted, in groups of trials
+    prog = _interpreted(512, 16)
+    assert prog is not None and prog.source == "interpreted"
+    x = np.random.default_rng(0).normal(size=(16, 512))
+    lhs, rhs = prog({"x": x})[:2]
+    np.testing.assert_allclose(lhs, x.sum(axis=1) ** 2, rtol=1e-12)
+    np.testing.assert_allclose(lhs, rhs, rtol=1e-12)
+    # one trial's value past 2^21 numbers is left to XLA, which fuses it away
+    assert _interpreted(1500, 1) is None
+    # and so is a trial whose values at once pass the byte bound
+    monkeypatch.setattr(programs, "INTERPRET_MAX_TRIAL_BYTES", 512 * 512 * 8 - 1)
+    assert _interpreted(512, 1) is None

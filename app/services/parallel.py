@@ -12,6 +12,12 @@ Each result is what the same check gives in one process: a check depends on the
 theorem, its declarations and the run's parameters, not on what the process
 checked before. A worker that dies (out of memory, killed) ends the theorems it
 had not finished as `error`, saying so; the run still completes.
+
+Memory: what a process keeps between theorems is bounded (checkers/memory.py, the
+caches' sizes), but XLA's compilations and the native libraries' heaps leave some of
+what a large theorem took behind. So a worker checks at most `WORKER_THEOREMS`
+theorems and is then replaced by a fresh one: the run goes on in generations of
+workers, and what one process holds at its largest does not grow with the corpus.
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ __all__ = ["PARALLEL_FROM", "check_in_workers", "check_one", "jobs_for", "shared
 # importing JAX and loading the declarations
 PARALLEL_FROM = 200
 MAX_JOBS = 4
+# a worker checks at most this many theorems before a fresh one takes over
+WORKER_THEOREMS = 512
 
 _WORKER: dict[str, Any] = {}
 
@@ -114,25 +122,41 @@ def check_in_workers(
     """The result payload of every theorem in `names`, as the workers finish them (not in
     order); a chunk whose worker died gives `error` payloads for its theorems."""
     context = get_context("spawn")
-    with ProcessPoolExecutor(
-        max_workers=jobs,
-        mp_context=context,
-        initializer=_start_worker,
-        initargs=(database_url, jax_cache_dir),
-    ) as pool:
-        pending: dict[Future[list[dict[str, Any]]], list[str]] = {
-            pool.submit(_check_chunk, chunk, params.to_json()): chunk
-            for chunk in _chunks(names, jobs)
-        }
-        while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                chunk = pending.pop(future)
-                try:
-                    yield from future.result()
-                except Exception as exc:  # the worker died: these theorems were not checked
-                    for name in chunk:
-                        yield error_payload(name, params, _WorkerLost(exc))
+    chunks = _chunks(names, jobs)
+    for generation in _generations(chunks, jobs):
+        with ProcessPoolExecutor(
+            max_workers=jobs,
+            mp_context=context,
+            initializer=_start_worker,
+            initargs=(database_url, jax_cache_dir),
+        ) as pool:
+            pending: dict[Future[list[dict[str, Any]]], list[str]] = {
+                pool.submit(_check_chunk, chunk, params.to_json()): chunk for chunk in generation
+            }
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    chunk = pending.pop(future)
+                    try:
+                        yield from future.result()
+                    except Exception as exc:  # the worker died: these were not checked
+                        for name in chunk:
+                            yield error_payload(name, params, _WorkerLost(exc))
+
+
+def _generations(chunks: list[list[str]], jobs: int) -> Iterator[list[list[str]]]:
+    """The chunks in groups of about `WORKER_THEOREMS` theorems a worker, each checked by
+    fresh workers (see the module)."""
+    group: list[list[str]] = []
+    held = 0
+    for chunk in chunks:
+        group.append(chunk)
+        held += len(chunk)
+        if held >= WORKER_THEOREMS * jobs:
+            yield group
+            group, held = [], 0
+    if group:
+        yield group
 
 
 class _WorkerLost(Exception):

@@ -9,6 +9,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app import models
+from app.services import parallel
 from app.services.checks import CheckParams, run_checks
 from app.services.ingest import ingest_paths
 from app.services.parallel import PARALLEL_FROM, jobs_for, shared_database
@@ -57,3 +58,27 @@ def test_workers_give_the_results_of_one_process(session: Session) -> None:
     run = session.get(models.Run, there.run_id)
     assert run is not None and run.completed == len(there.results)
     assert run.passed == sum(r["status"] == "pass" for r in there.results)
+
+
+def test_workers_are_replaced_in_generations(monkeypatch) -> None:
+    monkeypatch.setattr(parallel, "WORKER_THEOREMS", 5)
+    chunks = [[f"t{k}", f"u{k}"] for k in range(12)]  # 24 theorems, 2 a chunk
+    groups = list(parallel._generations(chunks, 2))
+    assert [sum(map(len, g)) for g in groups] == [10, 10, 4]  # 5 a worker, 2 workers
+    assert [c for g in groups for c in g] == chunks
+
+
+def test_fresh_generations_of_workers_give_the_results_of_one_process(
+    session: Session, monkeypatch
+) -> None:
+    report = ingest_paths(session, paths=[str(EXAMPLES)])
+    assert not report.errors
+    session.commit()
+    params = CheckParams(trials=8, seed=5)
+    here = run_checks(session, params=params, jobs=1)
+    monkeypatch.setattr(parallel, "WORKER_THEOREMS", 4)  # several generations of workers
+    there = run_checks(session, params=params, jobs=2)
+    assert len(here.results) > 2 * 2 * 4
+    assert [[r[k] for k in COMPARED] for r in there.results] == [
+        [r[k] for k in COMPARED] for r in here.results
+    ]

@@ -9,7 +9,9 @@ temporary worktree, measured in the same run) it runs `proofbridge ingest PATH` 
 compilation cache, and writes `OUT/<label>.json`: the counts by status, the vacuous share
 of the passes, every `fail` and `error` with its reason, the wall time and the peak
 resident memory of each phase (of its largest process, from /usr/bin/time, and of all its
-processes together, sampled from /proc every 0.25 s: `check --jobs` starts workers).
+processes together, sampled from /proc every 0.25 s: `check --jobs` starts workers), the
+latter both as the sum of resident sets (shared library pages counted once a process) and
+as the sum of proportional sets (PSS, each shared page counted once).
 Every fail or error on a tree that is proved in Lean is a defect of ProofBridge; the
 benchmark exits 1 when the working tree has one. The working tree's report is written as
 soon as it is done, before REV is measured.
@@ -32,9 +34,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _tree_rss_kb(root: int) -> int:
-    """The resident memory of process `root` and all its descendants, in KB (shared pages
-    counted in each process, so an upper bound)."""
+def _tree_memory_kb(root: int) -> tuple[int, int]:
+    """The memory of process `root` and all its descendants, in KB: the sum of their
+    resident sets (shared pages, such as the libraries' code, counted in each process: an
+    upper bound) and the sum of their proportional sets (PSS: a shared page divided among
+    the processes that share it, so the sum is what the tree holds of the machine)."""
     children: dict[int, list[int]] = {}
     pages: dict[int, int] = {}
     for entry in os.listdir("/proc"):
@@ -49,22 +53,36 @@ def _tree_rss_kb(root: int) -> int:
             continue
         children.setdefault(ppid, []).append(int(entry))
         pages[int(entry)] = resident
-    total, todo = 0, [root]
+    total = pss = 0
+    todo = [root]
     while todo:
         pid = todo.pop()
         total += pages.get(pid, 0)
+        pss += _pss_kb(pid)
         todo.extend(children.get(pid, []))
-    return total * os.sysconf("SC_PAGE_SIZE") // 1024
+    return total * os.sysconf("SC_PAGE_SIZE") // 1024, pss
+
+
+def _pss_kb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
 
 
 def _timed(
     cmd: list[str], *, cwd: Path, env: dict[str, str], out: Path
-) -> tuple[float, int, int, int]:
+) -> tuple[float, int, tuple[int, int], int]:
     """Run `cmd`, stdout to `out`; (wall seconds, peak RSS of its largest process in MB,
-    peak RSS of all its processes together in MB, sampled every 0.25 s, exit code)."""
+    peak memory of all its processes together in MB as (RSS sum, PSS sum), each sampled
+    every 0.25 s, exit code)."""
     rss_file = out.with_suffix(".rss")
     start = time.perf_counter()
-    total_kb = 0
+    total_kb = pss_kb = 0
     with out.open("wb") as sink, out.with_suffix(".stderr").open("wb") as err:
         proc = subprocess.Popen(
             ["/usr/bin/time", "-f", "%M", "-o", str(rss_file), *cmd],
@@ -74,14 +92,15 @@ def _timed(
             stderr=err,
         )
         while proc.poll() is None:
-            total_kb = max(total_kb, _tree_rss_kb(proc.pid))
+            rss_sum, pss_sum = _tree_memory_kb(proc.pid)
+            total_kb, pss_kb = max(total_kb, rss_sum), max(pss_kb, pss_sum)
             time.sleep(0.25)
     wall = time.perf_counter() - start
     try:
         rss_mb = int(rss_file.read_text().split()[-1]) // 1024
     except (OSError, ValueError, IndexError):
         rss_mb = -1
-    return wall, rss_mb, total_kb // 1024, proc.returncode
+    return wall, rss_mb, (total_kb // 1024, pss_kb // 1024), proc.returncode
 
 
 def run_tree(
@@ -107,16 +126,21 @@ def run_tree(
     py = [sys.executable, "-m", "app"]
     report: dict[str, Any] = {"label": label, "source": str(source), "trials": trials}
     try:
-        wall, rss, total, rc = _timed(
+        wall, rss, (total, pss), rc = _timed(
             [*py, "ingest", str(tree), "--json"], cwd=source, env=env, out=out / f"{label}.ingest"
         )
         report["ingest"] = {
             "wall_s": round(wall, 1),
             "peak_rss_mb": rss,
             "peak_total_rss_mb": total,
+            "peak_total_pss_mb": pss,
             "exit": rc,
         }
-        print(f"[{label}] ingest: {wall:.1f} s, {rss} MB (all: {total} MB), exit {rc}", flush=True)
+        print(
+            f"[{label}] ingest: {wall:.1f} s, {rss} MB (all: {total} MB RSS, {pss} MB PSS), "
+            f"exit {rc}",
+            flush=True,
+        )
         cmd = [*py, "check", "--json", "--trials", str(trials), "--seed", str(seed)]
         if jobs is not None and label == "head":  # the reference may predate --jobs
             cmd += ["--jobs", str(jobs)]
@@ -124,15 +148,17 @@ def run_tree(
         if every > 1:
             cmd += _sample(data, every)
             report["every"] = every
-        wall, rss, total, rc = _timed(cmd, cwd=source, env=env, out=out / f"{label}.check")
+        wall, rss, (total, pss), rc = _timed(cmd, cwd=source, env=env, out=out / f"{label}.check")
         report["check"] = {
             "wall_s": round(wall, 1),
             "peak_rss_mb": rss,
             "peak_total_rss_mb": total,
+            "peak_total_pss_mb": pss,
             "exit": rc,
         }
         print(
-            f"[{label}] check: {wall:.1f} s, {rss} MB (all processes: {total} MB), exit {rc}",
+            f"[{label}] check: {wall:.1f} s, {rss} MB (all processes: {total} MB RSS, "
+            f"{pss} MB PSS), exit {rc}",
             flush=True,
         )
         try:

@@ -447,6 +447,26 @@ def _check(
     )
 
 
+def _clause_to_replay(
+    checker: Any, *, trials: int, seed: int, dtype: str, dims: Mapping[str, int]
+) -> tuple[Any, str]:
+    """The clause of a statement of several clauses whose trial a replay shows: the one the
+    whole check reports (the first that errs or fails, else the largest error), and how
+    its result names it. Each clause samples as the whole check does (its name and seed)."""
+    whole = run_checker(
+        checker, trials=trials, seed=seed, dtype=dtype, dims=dims, draws=1, shrink_failures=False
+    )
+    rows = whole.parts or []
+    k = next(
+        (i for s in ("error", "fail") for i, row in enumerate(rows) if row.get("status") == s),
+        None,
+    )
+    if k is None:
+        k = max(range(len(rows)), key=lambda i: rows[i].get("max_abs_err") or 0.0, default=0)
+    n = len(checker.clauses)
+    return checker.clauses[k], f"clause {k + 1} of {n} ({checker.texts[k]})"
+
+
 def repro(
     name: str,
     env: Environment,
@@ -465,13 +485,17 @@ def repro(
     `counterexample`, its stored inputs (possibly simplified by shrinking) are
     evaluated at its dims instead of a sampled trial. `trials` must be the
     count of the recorded check: it decides the batches and the `Fin`
-    enumeration.
+    enumeration. Of a statement of several clauses, the clause the check reports
+    is replayed (the result's reason names it).
     """
     _check_args(trials, seed, dtype, None)
     target = env.resolve(name, prefer=prefer)
     if isinstance(target, Unsupported):
         return Repro(_not_checked(name, target, trials, seed, dtype), {}, [], [])
     pins = dict(counterexample.dims) if counterexample is not None else _check_dims(dims)
+    clause = ""
+    if getattr(target, "clauses", None):  # a statement of several clauses: replay one
+        target, clause = _clause_to_replay(target, trials=trials, seed=seed, dtype=dtype, dims=pins)
     if callable(getattr(target, "run_whole", None)):
         whole = run_checker(target, trials=trials, seed=seed, dtype=dtype, dims=pins)
         why = "a whole check has no trial to replay alone: `check` at this seed reruns it"
@@ -479,6 +503,8 @@ def repro(
     result = run_checker(
         target, trials=trials, seed=seed, dtype=dtype, dims=pins, draws=1, shrink_failures=False
     )
+    if clause:
+        result = replace(result, reason=f"{clause}: {result.reason}")
     if result.status == "unsupported" or not result.draws:  # no draw: nothing to replay
         return Repro(result, {}, [], [])
     try:

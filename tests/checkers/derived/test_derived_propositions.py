@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from derived_support import definition, environment, term, theorem
 
-from checkers import check
+from checkers import check, repro
 from checkers.core import Unsupported
 from checkers.derived import DerivedChecker, derive
 from checkers.derived.conjunction import Conjunction
@@ -138,6 +138,28 @@ def test_fail_conjunction_with_false_clause_and_its_counterexample() -> None:
     assert r.reason.startswith("clause 2 of 2 (x - y = y - x) fails: ")
     assert r.counterexample is not None and r.counterexample.shrunk
     assert [p["status"] for p in r.parts] == ["pass", "fail"]
+
+
+def test_repro_replays_the_failing_clause_of_a_conjunction() -> None:
+    env = environment(theorem("Proofs.t", "(x y : ℝ)", "x + y = y + x ∧ x - y = y - x"))
+    r = check("Proofs.t", env, trials=16)
+    assert r.status == "fail" and r.counterexample is not None
+    again = repro("Proofs.t", env, seed=r.seed, dims=r.dims, trial=r.trial, trials=16)
+    assert not again.error
+    assert again.result.reason.startswith("clause 2 of 2 (x - y = y - x): ")
+    x, y = again.inputs["x"][0], again.inputs["y"][0]
+    assert (again.lhs[0], again.rhs[0]) == pytest.approx((x - y, y - x))
+    assert x - y != pytest.approx(y - x)
+    # the stored (shrunk) counterexample replays the same clause
+    shrunk = repro(
+        "Proofs.t", env, seed=r.seed, dims={}, trials=16, counterexample=r.counterexample
+    )
+    assert shrunk.result.reason.startswith("clause 2 of 2") and not shrunk.error
+    assert shrunk.lhs != shrunk.rhs
+    # a conjunction that holds replays the clause of the largest error
+    ok = environment(theorem("Proofs.u", "(x y : ℝ)", "x + y = y + x ∧ x * y ≤ x * y"))
+    held = repro("Proofs.u", ok, seed=0, dims={}, trials=16)
+    assert held.result.status == "pass" and held.result.reason.startswith("clause ")
 
 
 def test_split_forall_over_conjunction_with_binders_in_each_clause() -> None:

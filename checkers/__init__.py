@@ -15,10 +15,11 @@ import checkers.registered  # noqa: F401  (fills REGISTRY with the hand-written 
 from checkers.core import Checker, DimConstraint, InputSpec, ToleranceOverride, Unsupported
 from checkers.description import describe
 from checkers.environment import Environment, UnknownTheorem
-from checkers.harness import check, repro, run_checker
+from checkers.harness import check, run_checker
 from checkers.jaxsetup import configure_compilation_cache, device_kind
 from checkers.memory import keep_large_arrays_mapped
 from checkers.registry import REGISTRY, RegistrationError, Registry, register
+from checkers.replay import repro
 from checkers.result import CheckerInfo, CheckResult, Counterexample, Repro
 
 configure_compilation_cache()

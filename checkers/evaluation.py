@@ -39,11 +39,12 @@ from checkers.core import REAL, InputSpec, Unevaluable, locate_nonfinite
 from checkers.programs import (
     BeyondChecker,
     CheckerFault,
+    PendingCompile,
     Program,
     ProgramKey,
     batch_size,
     recompile,
-    start_program,
+    trace_program,
 )
 from checkers.sampling import draw_key, fin_plan, sample_batch, sample_trial, trial_scales
 from checkers.shrink import Failure
@@ -206,38 +207,78 @@ class Session:
     def _start(
         self, dims: Mapping[str, int], specs: Mapping[str, InputSpec], dtype: str
     ) -> Program | Future[Program]:
+        """The program for one draw, from wherever it is; one that must be compiled is
+        compiled in the background."""
+        got = self._trace(dims, specs, dtype)
+        if isinstance(got, PendingCompile):
+            self._started.add(got.key)
+            return got.submit()
+        return got
+
+    def _trace(
+        self, dims: Mapping[str, int], specs: Mapping[str, InputSpec], dtype: str
+    ) -> Program | Future[Program] | PendingCompile:
+        """The program for one draw, from wherever it is, or traced and lowered here
+        and still to be compiled."""
         key = self._key(dims, specs, dtype)
         batch = key[4]
         with _building(dims):
-            started = start_program(key, self.checker, dict(dims), dtype, specs, batch)
+            started = trace_program(key, self.checker, dict(dims), dtype, specs, batch)
         if isinstance(started, Future):
             self._started.add(key)
-        elif started.source == "store" and key not in self._counted:
-            self._counted.add(key)
-            self.loaded += 1
-            self.totals["load_s"] += started.compile_s
-        elif started.source == "interpreted" and key not in self._counted:
-            self._counted.add(key)
-            self.interpreted += 1
-            self.totals["trace_s"] += started.trace_s
+        elif isinstance(started, Program):
+            if started.source == "store" and key not in self._counted:
+                self._counted.add(key)
+                self.loaded += 1
+                self.totals["load_s"] += started.compile_s
+            elif started.source == "interpreted" and key not in self._counted:
+                self._counted.add(key)
+                self.interpreted += 1
+                self.totals["trace_s"] += started.trace_s
         return started
 
-    def prepare(self, draws: Sequence[Mapping[str, int]]) -> None:
-        """Start the programs of several dims draws, so that their compilations overlap.
+    def prepare(
+        self, draws: Sequence[Mapping[str, int]]
+    ) -> tuple[dict[str, int], CheckerFault] | None:
+        """Trace the programs of every dims draw, the largest draw first, each compiled in
+        the background as soon as it is traced (`run_draw` waits for its own), so that
+        the compilations overlap the tracing of the other draws.
 
-        Each draw is traced here in turn and compiled in the background; `run_draw`
-        then waits for its own. A draw that cannot be prepared is skipped: running
-        it reports the problem at its turn, exactly as without preparing.
+        A draw that cannot be built decides the check: the first such draw in order,
+        and why, is returned (BeyondChecker: the statement cannot be evaluated there,
+        so the check is unsupported; another fault: error). The largest draws are
+        traced first because they are the ones the evaluator's limits refuse; from the
+        first refusal on nothing more is compiled and the compilations still queued are
+        cancelled, so that deciding `unsupported` compiles nothing.
         """
-        for dims in draws:
+        faults: dict[int, CheckerFault] = {}
+        specs: dict[int, dict[str, InputSpec]] = {}
+        for k, dims in enumerate(draws):
             try:
-                specs = self.specs(dims)
-                if any(s.empty for s in specs.values()):
-                    continue
+                specs[k] = self.specs(dims)
+            except CheckerFault as e:
+                faults[k] = e
+        largest_first = sorted(specs, key=lambda k: -sum(s.size for s in specs[k].values()))
+        submitted: list[Future[Program]] = []
+        for k in largest_first:
+            if any(s.empty for s in specs[k].values()):
+                continue  # no trial at all: run_draw says so
+            if faults and k > min(faults):
+                continue  # a draw before it decides the check
+            try:
                 for dtype in self._dtypes():
-                    self._start(dims, specs, dtype)
-            except CheckerFault:
-                continue
+                    got = self._trace(draws[k], specs[k], dtype)
+                    if isinstance(got, PendingCompile) and not faults:
+                        self._started.add(got.key)
+                        submitted.append(got.submit())
+            except CheckerFault as e:
+                faults[k] = e
+                for future in submitted:
+                    future.cancel()
+        if faults:
+            first = min(faults)
+            return dict(draws[first]), faults[first]
+        return None
 
     def _program(
         self, dims: Mapping[str, int], specs: Mapping[str, InputSpec], dtype: str

@@ -20,8 +20,10 @@ fixed batches of consecutive trial numbers, and `repro` re-evaluates the very
 batch a trial was part of, so it returns bit-identical sides.
 
 Speed: see `evaluation` (one compiled program per checker, dims, dtype; the
-programs of all dims draws are traced first and compiled in parallel, and
-loaded from the program store when the persistent cache is on).
+programs of all dims draws are traced first, the largest draw first, and compiled
+in parallel, and loaded from the program store when the persistent cache is on).
+A draw at which the statement cannot be evaluated (the evaluator's limits) makes
+the check `unsupported` before anything is compiled.
 """
 
 from __future__ import annotations
@@ -177,7 +179,13 @@ def _run(
     common["draws"] = chosen
 
     results: list[DrawOutcome] = []
-    session.prepare(chosen)  # every draw traced now and compiled in the background
+    # every draw traced now, then compiled in the background; a draw that cannot be
+    # built decides the check before anything is compiled
+    fault = session.prepare(chosen)
+    if fault is not None:
+        at, why = fault
+        status = "unsupported" if isinstance(why, BeyondChecker) else "error"
+        return finish(status, str(why), dims=at, stats=_stats(session, results))
     try:
         for d in chosen:
             results.append(session.run_draw(d))

@@ -303,20 +303,67 @@ def _part_batch(compiled: Any, batch: int) -> int:
     return part
 
 
-def start_program(
+@dataclass
+class PendingCompile:
+    """A program traced and lowered, its XLA compilation not yet started (`submit`)."""
+
+    key: ProgramKey
+    checker: Any
+    batch: int
+    lowered: Any
+    options: dict[str, Any]
+    trace_s: float
+    store_key: str | None
+    relower: Callable[[int], tuple[Any, dict[str, Any]]]
+
+    def submit(self) -> Future[Program]:
+        """Compile in a worker thread (or join the compilation of the same key under way)."""
+        key = self.key
+        pool = _pool()
+        with _PROGRAMS_LOCK:
+            prog = _PROGRAMS.get(key)
+            if prog is not None:
+                done: Future[Program] = Future()
+                done.set_result(prog)
+                return done
+            pending = _PENDING.get(key)
+            if pending is not None:
+                return pending
+            future = pool.submit(
+                finish_compile,
+                self.checker,
+                self.batch,
+                self.lowered,
+                self.options,
+                self.trace_s,
+                self.store_key,
+                self.relower,
+            )
+            _PENDING[key] = future
+
+        def settle(done: Future[Program]) -> None:
+            # one step under the lock: between leaving the pending table and entering the
+            # cache, a lookup would find neither and take the file just stored for a load
+            with _PROGRAMS_LOCK:
+                _PENDING.pop(key, None)
+                if not done.cancelled() and done.exception() is None:
+                    _cache(key, done.result())
+
+        future.add_done_callback(settle)
+        return future
+
+
+def trace_program(
     key: ProgramKey,
     checker: Any,
     dims: dict[str, int],
     dtype: str,
     specs: Mapping[str, InputSpec],
     batch: int,
-) -> Program | Future[Program]:
-    """A program from this process's cache, the program store, or a compilation under way.
-
-    Tracing and lowering happen here, in the calling thread (JAX traces under the
-    GIL); XLA's compilation is handed to a worker thread, so that the next dims
-    draw can be traced while this one compiles. Raises whatever tracing raises.
-    """
+) -> Program | Future[Program] | PendingCompile:
+    """A program from this process's cache, the program store or the interpreter, a
+    compilation under way, or one traced and lowered here that still has to be compiled
+    (`PendingCompile.submit`). Raises whatever tracing raises."""
     with _PROGRAMS_LOCK:
         prog = _PROGRAMS.get(key)
         if prog is not None:
@@ -350,34 +397,37 @@ def start_program(
         return prog
     start = time.perf_counter()
     lowered = lower(checker, dims, dtype, specs, batch)
-    trace_s = time.perf_counter() - start
-    pool = _pool()
-    with _PROGRAMS_LOCK:
-        future = pool.submit(
-            finish_compile,
-            checker,
-            batch,
-            lowered,
-            options,
-            trace_s,
-            store_key,
-            lambda part: (
-                lower(checker, dims, dtype, specs, part),
-                compiler_options(specs, part, dtype),
-            ),
-        )
-        _PENDING[key] = future
+    return PendingCompile(
+        key,
+        checker,
+        batch,
+        lowered,
+        options,
+        time.perf_counter() - start,
+        store_key,
+        lambda part: (
+            lower(checker, dims, dtype, specs, part),
+            compiler_options(specs, part, dtype),
+        ),
+    )
 
-    def settle(done: Future[Program]) -> None:
-        # one step under the lock: between leaving the pending table and entering the
-        # cache, a lookup would find neither and take the file just stored for a load
-        with _PROGRAMS_LOCK:
-            _PENDING.pop(key, None)
-            if done.exception() is None:
-                _cache(key, done.result())
 
-    future.add_done_callback(settle)
-    return future
+def start_program(
+    key: ProgramKey,
+    checker: Any,
+    dims: dict[str, int],
+    dtype: str,
+    specs: Mapping[str, InputSpec],
+    batch: int,
+) -> Program | Future[Program]:
+    """A program from this process's cache, the program store, or a compilation under way.
+
+    Tracing and lowering happen here, in the calling thread (JAX traces under the
+    GIL); XLA's compilation is handed to a worker thread, so that the next dims
+    draw can be traced while this one compiles. Raises whatever tracing raises.
+    """
+    got = trace_program(key, checker, dims, dtype, specs, batch)
+    return got.submit() if isinstance(got, PendingCompile) else got
 
 
 def recompile(prog: Program) -> Program:

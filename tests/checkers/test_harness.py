@@ -309,6 +309,18 @@ def test_unsupported_where_the_checker_cannot_evaluate_some_dims(faulty):
     )
 
 
+def test_unsupported_is_decided_before_anything_is_compiled(faulty, monkeypatch):
+    # every draw is traced before any is compiled: a draw the statement cannot be
+    # evaluated at ends the check with nothing compiled for the draws before it
+    monkeypatch.setenv("PROOFBRIDGE_INTERPRET", "0")  # the good draws need XLA
+    result = check("Test.beyond_from_3", faulty, draws=4, seed=11)
+    assert result.status == "unsupported"
+    first_bad = next(k for k, d in enumerate(result.draws) if d["n"] >= 3)
+    assert first_bad > 0, result.draws  # a draw that compiles comes before it
+    assert result.stats["programs_compiled"] == 0
+    assert result.stats["compile_s"] == 0.0
+
+
 def test_error_build_raises_at_first_failing_draw_in_order(faulty):
     # all draws are traced before any runs; the error is still that of the first bad draw
     result = check("Test.raises_from_3", faulty, draws=4)

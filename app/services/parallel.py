@@ -11,21 +11,31 @@ does not survive `fork`), which costs each of them a few seconds of start-up:
 Each result is what the same check gives in one process: a check depends on the
 theorem, its declarations and the run's parameters, not on what the process
 checked before. A worker that dies (out of memory, killed) ends the theorems it
-had not finished as `error`, saying so; the run still completes.
+had been given and not finished as `error`, saying so; the other workers go on and
+the run still completes.
 
 Memory: what a process keeps between theorems is bounded (checkers/memory.py, the
-caches' sizes), but XLA's compilations and the native libraries' heaps leave some of
-what a large theorem took behind. So a worker checks at most `WORKER_THEOREMS`
-theorems and is then replaced by a fresh one: the run goes on in generations of
-workers, and what one process holds at its largest does not grow with the corpus.
+caches' sizes), and a worker drops its compiled programs after each theorem (a run
+checks each theorem once). But XLA's compilations and the native libraries' heaps
+still keep part of what a large theorem took. So a worker measures itself after each
+theorem and retires once it holds more than `WORKER_MEMORY_MB`, or has checked
+`WORKER_THEOREMS` theorems: it hands back the rest of its chunk, and a fresh worker
+takes its place, so what one process holds does not grow with the corpus. Workers
+retire one at a time, as each reaches its bound, never waiting for one another. A
+fresh worker costs seconds of start-up and recomputes the shared values (large
+constant definitions) its predecessor had cached, so the bounds are not lower.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections import deque
 from collections.abc import Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
 from multiprocessing import get_context
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 from app.services.recording import error_payload
@@ -37,7 +47,9 @@ __all__ = ["PARALLEL_FROM", "check_in_workers", "check_one", "jobs_for", "shared
 # importing JAX and loading the declarations
 PARALLEL_FROM = 200
 MAX_JOBS = 4
-# a worker checks at most this many theorems before a fresh one takes over
+# a worker retires, and a fresh one takes its place, once it holds more than this many
+# MB (its resident set, measured after each theorem) or has checked this many theorems
+WORKER_MEMORY_MB = 1000
 WORKER_THEOREMS = 512
 
 _WORKER: dict[str, Any] = {}
@@ -100,9 +112,73 @@ def check_one(backend: Any, env: Any, name: str, params: CheckParams) -> dict[st
         return error_payload(name, params, exc)
 
 
-def _check_chunk(names: Sequence[str], params_json: dict[str, Any]) -> list[dict[str, Any]]:
-    params = CheckParams.from_json(params_json)
-    return [check_one(_WORKER["backend"], _WORKER["env"], name, params) for name in names]
+def own_memory_mb() -> int | None:
+    """This process's resident set in MB, or None where /proc cannot say. (Its
+    proportional set, /proc/self/smaps_rollup, would count shared pages once, but
+    reading it walks every mapping: 15 ms in a large worker, against 0.02 ms.)"""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 2**20
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _worker_main(
+    conn: Connection, database_url: str, jax_cache_dir: str | None, limits: tuple[int, int]
+) -> None:
+    """A worker process: checks the chunks the parent sends, one at a time, and answers
+    each with (results, names left unchecked, whether it retires). It retires, ending
+    the chunk early, once it has checked `limits[0]` theorems or holds more than
+    `limits[1]` MB."""
+    from checkers.programs import clear_program_cache
+
+    theorems, memory_mb = limits
+    _start_worker(database_url, jax_cache_dir)
+    backend, env = _WORKER["backend"], _WORKER["env"]
+    done = 0
+    while True:
+        try:
+            task = conn.recv()
+        except EOFError:  # the parent is gone
+            return
+        if task is None:
+            return
+        names, params_json = task
+        params = CheckParams.from_json(params_json)
+        results: list[dict[str, Any]] = []
+        for k, name in enumerate(names):
+            results.append(check_one(backend, env, name, params))
+            # a run checks each theorem once: its programs are not asked for again, and
+            # the executables XLA compiled for a large theorem hold up to hundreds of MB
+            clear_program_cache()
+            done += 1
+            held = own_memory_mb()
+            if done >= theorems or (held is not None and held > memory_mb):
+                conn.send((results, list(names[k + 1 :]), True))
+                return
+        conn.send((results, [], False))
+
+
+@dataclass
+class _Worker:
+    process: BaseProcess
+    conn: Connection
+    chunk: list[str] | None = None
+
+    def give(self, chunk: list[str] | None, params_json: dict[str, Any]) -> None:
+        """Send the next chunk, or None: stop (where the process still listens)."""
+        self.chunk = chunk
+        with contextlib.suppress(OSError, ValueError):
+            self.conn.send(None if chunk is None else (chunk, params_json))
+
+    def end(self) -> None:
+        """Stop the process (it is idle or retiring; a stuck one is killed)."""
+        with contextlib.suppress(OSError, ValueError):
+            self.conn.close()
+        self.process.join(timeout=5)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
 
 
 def _chunks(names: Sequence[str], jobs: int) -> list[list[str]]:
@@ -120,45 +196,86 @@ def check_in_workers(
     jax_cache_dir: str | None,
 ) -> Iterator[dict[str, Any]]:
     """The result payload of every theorem in `names`, as the workers finish them (not in
-    order); a chunk whose worker died gives `error` payloads for its theorems."""
-    context = get_context("spawn")
-    chunks = _chunks(names, jobs)
-    for generation in _generations(chunks, jobs):
-        with ProcessPoolExecutor(
-            max_workers=jobs,
-            mp_context=context,
-            initializer=_start_worker,
-            initargs=(database_url, jax_cache_dir),
-        ) as pool:
-            pending: dict[Future[list[dict[str, Any]]], list[str]] = {
-                pool.submit(_check_chunk, chunk, params.to_json()): chunk for chunk in generation
-            }
-            while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    chunk = pending.pop(future)
-                    try:
-                        yield from future.result()
-                    except Exception as exc:  # the worker died: these were not checked
-                        for name in chunk:
-                            yield error_payload(name, params, _WorkerLost(exc))
+    order). A worker that retires (see the module) hands back what it had not checked of
+    its chunk and a fresh one takes its place; a worker that dies ends what it was given
+    as `error` payloads, and the others go on."""
+    return Workers(jobs, database_url, jax_cache_dir).check(names, params)
 
 
-def _generations(chunks: list[list[str]], jobs: int) -> Iterator[list[list[str]]]:
-    """The chunks in groups of about `WORKER_THEOREMS` theorems a worker, each checked by
-    fresh workers (see the module)."""
-    group: list[list[str]] = []
-    held = 0
-    for chunk in chunks:
-        group.append(chunk)
-        held += len(chunk)
-        if held >= WORKER_THEOREMS * jobs:
-            yield group
-            group, held = [], 0
-    if group:
-        yield group
+class Workers:
+    """Up to `jobs` worker processes at a time; `started` counts those started."""
+
+    def __init__(self, jobs: int, database_url: str, jax_cache_dir: str | None) -> None:
+        self.jobs = jobs
+        self.database_url = database_url
+        self.jax_cache_dir = jax_cache_dir
+        self.started = 0
+        self._context = get_context("spawn")
+
+    def _start(self, chunk: list[str], params_json: dict[str, Any]) -> _Worker:
+        parent, child = self._context.Pipe()
+        limits = (WORKER_THEOREMS, WORKER_MEMORY_MB)
+        process = self._context.Process(
+            target=_worker_main,
+            args=(child, self.database_url, self.jax_cache_dir, limits),
+            daemon=True,
+        )
+        process.start()
+        child.close()
+        self.started += 1
+        worker = _Worker(process, parent)
+        worker.give(chunk, params_json)
+        return worker
+
+    def check(self, names: Sequence[str], params: CheckParams) -> Iterator[dict[str, Any]]:
+        todo = deque(_chunks(names, self.jobs))
+        params_json = params.to_json()
+        workers: list[_Worker] = []
+        try:
+            while todo or workers:
+                while todo and len(workers) < self.jobs:
+                    workers.append(self._start(todo.popleft(), params_json))
+                ready = set(wait([w.conn for w in workers] + [w.process.sentinel for w in workers]))
+                for worker in list(workers):
+                    if worker.conn not in ready and worker.process.is_alive():
+                        continue
+                    got = _answer(worker)  # an answer sent just before exiting is read too
+                    if got is not None:
+                        results, left, retire = got
+                        if left:
+                            todo.appendleft(left)
+                        if not retire and todo:
+                            worker.give(todo.popleft(), params_json)  # busy while we record
+                        else:
+                            worker.give(None, params_json)
+                            worker.end()
+                            workers.remove(worker)
+                        yield from results
+                    else:  # it died: what it was given was not checked
+                        worker.end()
+                        workers.remove(worker)
+                        lost = _WorkerLost(worker.process.exitcode)
+                        for name in worker.chunk or ():
+                            yield error_payload(name, params, lost)
+        finally:
+            for worker in workers:
+                worker.give(None, params_json)
+                worker.end()
+
+
+def _answer(worker: _Worker) -> tuple[list[dict[str, Any]], list[str], bool] | None:
+    """The worker's answer to its chunk, or None where it died instead (its end of the
+    pipe closed)."""
+    try:
+        answer = worker.conn.recv()
+    except (EOFError, OSError):
+        worker.process.join()
+        return None
+    return answer
 
 
 class _WorkerLost(Exception):
-    def __init__(self, cause: BaseException) -> None:
-        super().__init__(f"its check worker process ended before it finished ({cause})")
+    def __init__(self, exitcode: int | None) -> None:
+        super().__init__(
+            f"its check worker process ended before it finished (exit code {exitcode})"
+        )

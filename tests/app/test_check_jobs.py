@@ -13,6 +13,7 @@ from app.services import parallel
 from app.services.checks import CheckParams, run_checks
 from app.services.ingest import ingest_paths
 from app.services.parallel import PARALLEL_FROM, jobs_for, shared_database
+from app.services.selection import select_theorems
 
 pytest.importorskip("checkers.result")
 
@@ -60,25 +61,58 @@ def test_workers_give_the_results_of_one_process(session: Session) -> None:
     assert run.passed == sum(r["status"] == "pass" for r in there.results)
 
 
-def test_workers_are_replaced_in_generations(monkeypatch) -> None:
-    monkeypatch.setattr(parallel, "WORKER_THEOREMS", 5)
-    chunks = [[f"t{k}", f"u{k}"] for k in range(12)]  # 24 theorems, 2 a chunk
-    groups = list(parallel._generations(chunks, 2))
-    assert [sum(map(len, g)) for g in groups] == [10, 10, 4]  # 5 a worker, 2 workers
-    assert [c for g in groups for c in g] == chunks
-
-
-def test_fresh_generations_of_workers_give_the_results_of_one_process(
-    session: Session, monkeypatch
-) -> None:
+def _examples(session: Session) -> list[str]:
     report = ingest_paths(session, paths=[str(EXAMPLES)])
     assert not report.errors
     session.commit()
+    return select_theorems(session, names=(), module=None, changed_only=False)
+
+
+def _database_url(session: Session) -> str:
+    return session.get_bind().url.render_as_string(hide_password=False)
+
+
+def test_workers_that_retire_after_every_theorem_give_the_results_of_one_process(
+    session: Session, monkeypatch
+) -> None:
+    names = _examples(session)
     params = CheckParams(trials=8, seed=5)
     here = run_checks(session, params=params, jobs=1)
-    monkeypatch.setattr(parallel, "WORKER_THEOREMS", 4)  # several generations of workers
-    there = run_checks(session, params=params, jobs=2)
-    assert len(here.results) > 2 * 2 * 4
-    assert [[r[k] for k in COMPARED] for r in there.results] == [
+    # every worker holds more than 0 MB: it retires after its first theorem and hands
+    # back the rest of its chunk, which a fresh worker checks
+    monkeypatch.setattr(parallel, "WORKER_MEMORY_MB", 0)
+    workers = parallel.Workers(2, _database_url(session), None)
+    got = {p["name"]: p for p in workers.check(names, params)}
+    assert sorted(got) == sorted(names) and len(names) > 8
+    assert workers.started == len(names)
+    assert [[got[r["name"]][k] for k in COMPARED] for r in here.results] == [
         [r[k] for k in COMPARED] for r in here.results
     ]
+
+
+def test_workers_retire_after_their_theorem_count(session: Session, monkeypatch) -> None:
+    names = _examples(session)
+    monkeypatch.setattr(parallel, "WORKER_THEOREMS", 4)
+    workers = parallel.Workers(2, _database_url(session), None)
+    got = [p["name"] for p in workers.check(names, CheckParams(trials=4, seed=1))]
+    assert sorted(got) == sorted(names)
+    # 4 theorems a worker; the last two may share the remainder
+    assert -(-len(names) // 4) <= workers.started <= -(-len(names) // 4) + 1
+
+
+def test_a_worker_that_dies_ends_its_chunk_as_error_and_the_run_completes(
+    session: Session,
+) -> None:
+    names = _examples(session)[:5]
+    # a database it cannot open: every worker dies starting, before checking anything
+    workers = parallel.Workers(2, "sqlite:////nonexistent/dir/pb.db", None)
+    got = list(workers.check(names, CheckParams(trials=4)))
+    assert sorted(p["name"] for p in got) == sorted(names)
+    assert all(p["status"] == "error" for p in got)
+    assert all("worker process ended before it finished" in p["reason"] for p in got)
+    assert workers.started == len(parallel._chunks(names, 2))
+
+
+def test_a_worker_measures_its_own_memory() -> None:
+    held = parallel.own_memory_mb()
+    assert held is None or 10 < held < 10_000

@@ -363,7 +363,10 @@ def trace_program(
 ) -> Program | Future[Program] | PendingCompile:
     """A program from this process's cache, the program store or the interpreter, a
     compilation under way, or one traced and lowered here that still has to be compiled
-    (`PendingCompile.submit`). Raises whatever tracing raises."""
+    (`PendingCompile.submit`, which hands XLA's part to a worker thread, so that the
+    next dims draw can be traced while this one compiles). Tracing and lowering happen
+    here, in the calling thread (JAX traces under the GIL). Raises whatever tracing
+    raises."""
     with _PROGRAMS_LOCK:
         prog = _PROGRAMS.get(key)
         if prog is not None:
@@ -410,24 +413,6 @@ def trace_program(
             compiler_options(specs, part, dtype),
         ),
     )
-
-
-def start_program(
-    key: ProgramKey,
-    checker: Any,
-    dims: dict[str, int],
-    dtype: str,
-    specs: Mapping[str, InputSpec],
-    batch: int,
-) -> Program | Future[Program]:
-    """A program from this process's cache, the program store, or a compilation under way.
-
-    Tracing and lowering happen here, in the calling thread (JAX traces under the
-    GIL); XLA's compilation is handed to a worker thread, so that the next dims
-    draw can be traced while this one compiles. Raises whatever tracing raises.
-    """
-    got = trace_program(key, checker, dims, dtype, specs, batch)
-    return got.submit() if isinstance(got, PendingCompile) else got
 
 
 def recompile(prog: Program) -> Program:

@@ -31,7 +31,15 @@ from checkers.derived.total import (
     real_rpow,
     xp_of,
 )
-from checkers.derived.values import Arr, Sz, as_array, expand, union_axes
+from checkers.derived.values import (
+    Arr,
+    Sz,
+    as_array,
+    expand,
+    host_or_array,
+    is_exact,
+    union_axes,
+)
 from checkers.derived.vectorise import guard_entries
 
 ARITH_OPS = ("+", "-", "*", "/", "%")
@@ -90,7 +98,10 @@ def _arrays(op: str, a: Arr, b: Arr, ctx: Ctx, kind: str, bound: Sz | None) -> A
         raise EvalError(f"cannot combine a {a.describe()} with a {b.describe()}")
     # index arithmetic over two bound variables (`finProdFinEquiv`) broadcasts to every pair
     guard_entries([ax.size for ax in axes] + [s.n for s in dom], f"`{op}` of these arrays")
-    dt = ctx.dtype if kind == "real" else ctx.int_dtype
+    if kind == "real":
+        dt = ctx.dtype
+    else:  # exact integers stay exact (values.is_exact); else the context's integers
+        dt = object if is_exact(a.data) or is_exact(b.data) else ctx.int_dtype
     if kind == "real" and a.log != b.log and op in ("*", "/"):
         # a product with a positive constant stays in log space (counting.py, power)
         other = _host_positive(b if a.log else a)
@@ -352,7 +363,8 @@ def absolute(a: Arr) -> Arr:
         return Arr(abs(int(a.data)), "int")
     if a.log:  # positive
         return a
-    return a.with_(data=jnp.abs(as_array(a)), iota=None)
+    d = host_or_array(a)  # a host constant stays one
+    return a.with_(data=xp_of(d).abs(d), iota=None)
 
 
 def extremum(a: Arr, b: Arr, ctx: Ctx, pick_max: bool) -> Arr:

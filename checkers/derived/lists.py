@@ -31,10 +31,12 @@ or integers: a function `(ev, args) -> value` and its `Builtin` entry in `LISTS`
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import jax.numpy as jnp
+import numpy as np
 
 from checkers.derived import arith as A
 from checkers.derived.coercion import RANK, coerce, join_kind, nat_constant, settle
@@ -42,7 +44,7 @@ from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.forms import stack
 from checkers.derived.measure import note_operands
 from checkers.derived.types import TList, TNat, kind_of
-from checkers.derived.values import Among, Arr, Builtin, Lst, Pair, Sz, num
+from checkers.derived.values import Among, Arr, Axis, Builtin, Lst, Pair, Sz, is_exact, num
 from checkers.derived.vectorise import index
 
 if TYPE_CHECKING:
@@ -170,6 +172,11 @@ def _fold_numbers(ev: Evaluator, xs: Lst, op: str, unit: int) -> Any:
     vals = [ev._arr(x, "a list element") for x in xs.items]
     if not vals:
         return default_of(ev, xs, unit)
+    kind = _exact_kind(tuple(vals))
+    if kind is not None:  # integers of one type: exact, whichever way they are added
+        return Arr(
+            sum(v.data for v in vals) if op == "+" else math.prod(v.data for v in vals), kind
+        )
     if all(v.is_static or v.kind == "num" for v in vals) or len(vals) <= 8:
         acc = vals[-1]  # foldr, exactly: constants are Python integers or numerals
         for v in reversed(vals[:-1]):
@@ -193,13 +200,73 @@ def _prod(ev: Evaluator, args: tuple[Any, ...]) -> Any:
     return _fold_numbers(ev, _lst(args[0], "List.prod"), "*", 1)
 
 
+# Lists at least this long have an element-wise function applied to all their integer
+# constants in one evaluation (`at_once`); shorter ones, one element at a time.
+AT_ONCE_MIN = 8
+
+
+def _exact_kind(items: tuple[Any, ...]) -> str | None:
+    """'int' or 'nat' where every item is an integer constant of that one type."""
+    kinds = {x.kind if isinstance(x, Arr) and type(x.data) is int else None for x in items}
+    kind = kinds.pop() if len(kinds) == 1 else None
+    return kind if kind in ("int", "nat") and all(not (x.axes or x.dom) for x in items) else None
+
+
+def at_once(ev: Evaluator, f: Any, columns: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
+    """`f` applied to each row of equally long columns of integer constants, in one
+    evaluation: each column becomes one exact array (Python ints in a NumPy object array,
+    values.is_exact) over a fresh axis, as a bound variable's values are, so
+    `List.zipWith (fun r a => c * r + a) row acc` over 784 entries is one evaluation of
+    the body, not 784. The results are taken only where they are integer constants of
+    ℕ or ℤ computed exactly (every entry a Python int); otherwise (a function that
+    branches on its argument's value, a real result, anything the evaluator refuses on
+    an array) None: the caller applies f element by element, as Lean's definition reads."""
+    n = len(columns[0])
+    if n < AT_ONCE_MIN or ev.probe is not None:
+        return None
+    kinds = [k for k in map(_exact_kind, columns) if k is not None]
+    if len(kinds) < len(columns):
+        return None
+    axis = Axis("elem", n)
+    args = [
+        Arr(np.array([x.data for x in col], dtype=object), kind, (axis,))
+        for col, kind in zip(columns, kinds, strict=True)
+    ]
+    unfoldings = ev.unfoldings
+    try:
+        out = ev.apply(f, args)
+    except Exception:  # noqa: BLE001 (element by element decides, errors included)
+        ev.unfoldings = unfoldings
+        return None
+    if not isinstance(out, Arr) or out.kind not in ("int", "nat") or out.dom or out.log:
+        return None
+    data = out.data
+    if not out.axes:  # the same value for every element
+        if isinstance(data, np.ndarray) and data.shape == () and is_exact(data):
+            data = data.item()
+        return (Arr(data, out.kind),) * n if type(data) is int else None
+    if out.axes != (axis,) or not is_exact(data):
+        return None
+    values = data.tolist()
+    if not all(type(v) is int for v in values):
+        return None
+    return tuple(Arr(v, out.kind) for v in values)
+
+
 def _map(ev: Evaluator, args: tuple[Any, ...]) -> Any:
     f, xs = args[0], _lst(args[1], "List.map")
+    got = at_once(ev, f, [xs.items])
+    if got is not None:
+        return Lst(got)
     return Lst(tuple(ev.apply(f, [x]) for x in xs.items))
 
 
 def _zip_with(ev: Evaluator, args: tuple[Any, ...]) -> Any:
     f, xs, ys = args[0], _lst(args[1], "List.zipWith"), _lst(args[2], "List.zipWith")
+    n = min(len(xs.items), len(ys.items))
+    got = at_once(ev, f, [xs.items[:n], ys.items[:n]])
+    if got is not None:
+        return Lst(got)
     return Lst(tuple(ev.apply(f, [x, y]) for x, y in zip(xs.items, ys.items, strict=False)))
 
 

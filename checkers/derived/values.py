@@ -385,6 +385,9 @@ def host_or_array(x: Arr, dtype: Any = None) -> Any:
     if x.log:
         return as_array(x, dtype)
     if isinstance(d, np.ndarray) or (isinstance(d, int | bool) and not isinstance(d, Fraction)):
+        if dtype is object or (dtype is None and is_exact(d)):
+            # exact integers (`EXACT`): Python ints, never int64's wrap-around
+            return np.asarray(d, dtype=object)
         if dtype is None or np.issubdtype(np.dtype(dtype), np.integer):
             return np.asarray(d, dtype=dtype)
         if host_float(dtype):
@@ -392,6 +395,13 @@ def host_or_array(x: Arr, dtype: Any = None) -> Any:
             # integer or float64 to float64 or float32 is the same in NumPy as in XLA
             return np.asarray(d, dtype=dtype)
     return as_array(x, dtype)
+
+
+def is_exact(d: Any) -> bool:
+    """Whether d holds integers exactly, as Python ints in a NumPy object array: how
+    `lists.at_once` evaluates a function once over a whole list of integer constants
+    (arithmetic on such arrays is Python's, so it is exact as the constants are)."""
+    return isinstance(d, np.ndarray) and d.dtype == object
 
 
 def host_float(dtype: Any) -> bool:

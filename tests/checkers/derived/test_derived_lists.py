@@ -8,14 +8,17 @@ fold them with `zipWith`, `map`, `sum` and a definition by recursion over lists.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
-from derived_support import definition, environment, theorem, value
+from derived_support import definition, environment, evaluate, theorem, value
 
 from checkers import check
 from checkers.core import Unsupported
 from checkers.coverage import Blocker, blocker
 from checkers.derived import DerivedChecker, derive
+from checkers.derived.values import Lst
 from theorem_index.model import Declaration
 
 # --- Lean's values --------------------------------------------------------------------
@@ -325,3 +328,94 @@ def test_decide_relations_between_exact_integers_exactly(
 )
 def test_check_equations_between_lists(binders: str, statement: str, status: str) -> None:
     assert _status(binders, statement, COMBZ, SCALEADD) == status
+
+
+# --- element-wise functions over long lists of integer constants, in one evaluation ----
+
+LONG_Z = "([3, Int.negSucc 6, 0, 4611686018427387904, Int.negSucc 4611686018427387904, 7, 1, 9, Int.negSucc 0, 12] : List ℤ)"  # noqa: E501
+LONG_Z2 = "([2, 5, Int.negSucc 2, 4, 3, 0, Int.negSucc 0, 8, 6, Int.negSucc 10] : List ℤ)"
+LONG_N = "([3, 6, 0, 9223372036854775807, 1, 7, 2, 9, 4, 12] : List ℕ)"
+LONG_N2 = "([5, 2, 4, 1, 3, 9, 2, 0, 7, 11] : List ℕ)"
+
+
+def _elements(text: str) -> list[int]:
+    got = evaluate(text)
+    assert isinstance(got, Lst) and len(got.items) == 10
+    assert all(type(x.data) is int for x in got.items)  # exact constants, not arrays
+    return [x.data for x in got.items]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"List.zipWith (fun r a => 3 * r + a) {LONG_Z} {LONG_Z2}",  # beyond int64: exact
+        f"List.zipWith (fun r a => r * a * a) {LONG_Z} {LONG_Z2}",
+        f"{LONG_Z}.map (fun x => |x|)",
+        f"List.zipWith (· - ·) {LONG_N} {LONG_N2}",  # ℕ subtraction truncates
+        f"List.zipWith (· / ·) {LONG_Z} {LONG_Z2}",  # ℤ division: Euclidean, x / 0 = 0
+        f"List.zipWith (· % ·) {LONG_Z} {LONG_Z2}",
+        f"List.zipWith (· / ·) {LONG_N} {LONG_N2}",
+        f"{LONG_N}.map (fun x => if x < 5 then x * x else x - 5)",
+        f"{LONG_Z}.map (fun x => Int.toNat x)",
+        f"{LONG_Z}.map (fun _ => (4 : ℤ))",
+    ],
+)
+def test_apply_an_elementwise_function_to_a_long_list_at_once_as_element_by_element(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from checkers.derived import lists
+
+    decided: list[bool] = []
+    at_once = lists.at_once
+
+    def spy(*args: object) -> object:
+        got = at_once(*args)  # type: ignore[arg-type]
+        decided.append(got is not None)
+        return got
+
+    monkeypatch.setattr(lists, "at_once", spy)
+    fast = _elements(text)
+    assert decided and all(decided)  # evaluated over the whole list at once
+    monkeypatch.setattr(lists, "AT_ONCE_MIN", 10**9)
+    decided.clear()
+    assert fast == _elements(text)  # the same as one element at a time
+    assert not any(decided)
+
+
+def test_keep_elementwise_results_exact_beyond_int64() -> None:
+    big = 2**62
+    got = _elements(f"List.zipWith (fun r a => 3 * r + a) {LONG_Z} {LONG_Z2}")
+    assert got[3] == 3 * big + 4 and got[4] == 3 * -(big + 1) + 3
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # a recursion on the element's value unfolds one element at a time
+        (
+            f"({LONG_N2}.map Proofs.fact).sum",
+            sum(map(math.factorial, [5, 2, 4, 1, 3, 9, 2, 0, 7, 11])),
+        ),
+        # a real result is computed element by element, as Lean's definition reads
+        (f"(({LONG_N2}.map (fun x => (x : ℝ) / 4)).sum : ℝ)", 44 / 4),
+    ],
+)
+def test_fall_back_to_element_by_element_where_at_once_cannot_decide(
+    text: str, expected: float
+) -> None:
+    from checkers.derived.semantics import Semantics
+
+    sem = Semantics(environment(FACT))
+    assert value(text, sem=sem).item() == pytest.approx(expected)
+
+
+ROW = LONG_Z2.split(" : ")[0][1:]  # |row| sums to 43
+
+
+@pytest.mark.parametrize(
+    "total, status",
+    [("43", "pass"), ("42", "fail"), ("44", "fail")],
+)
+def test_check_a_long_combination_of_rows(total: str, status: str) -> None:
+    statement = f"absSumZ (combZ 10 [2, Int.negSucc 2] [{ROW}, {ROW}]) = {total}"  # -row
+    assert _status("", statement, COMBZ, SCALEADD, ABSSUM) == status

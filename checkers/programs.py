@@ -30,6 +30,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax.extend.core import jaxpr_as_fun
 
 from checkers import interpret, program_store
 from checkers.core import REAL, InputSpec
@@ -242,7 +243,7 @@ def interpreted_program(
     start = time.perf_counter()
     one = trial_function(checker, dims, dtype, specs)
     abstract = {n: jax.ShapeDtypeStruct(s.shape, _input_dtype(s)) for n, s in specs.items()}
-    with _TRACE_LOCK:
+    with _TRACE_LOCK, jax.disable_jit():
         closed = jax.make_jaxpr(one)(abstract, jax.ShapeDtypeStruct((), jnp.int64))
     _same_sides([tuple(v.aval.shape) for v in closed.jaxpr.outvars[:2]])
     if interpret.interpretable(closed.jaxpr) is not None:
@@ -254,6 +255,36 @@ def interpreted_program(
         return None
     trace_s = time.perf_counter() - start
     return Program(checker, batch, fn, trace_s, trace_s=trace_s, source="interpreted")
+
+
+def evaluate_trials(
+    fn: Callable[[dict[str, Any]], Any], batch: Mapping[str, np.ndarray], trials: int
+) -> np.ndarray:
+    """`fn` (one trial's inputs by name -> one array) on each of `trials` trials of `batch`
+    (arrays with a leading trial axis), traced once: interpreted by NumPy where a program
+    would be (small, float64, on the CPU, every primitive with a rule), else its jaxpr
+    compiled by XLA, vmapped over the trials."""
+    names = sorted(batch)  # JAX flattens a dict by sorted key: the jaxpr's inputs
+    args = [np.asarray(batch[n]) for n in names]
+    abstract = {
+        n: jax.ShapeDtypeStruct(x.shape[1:], x.dtype) for n, x in zip(names, args, strict=True)
+    }
+    with _TRACE_LOCK, jax.disable_jit():
+        closed = jax.make_jaxpr(fn)(abstract)
+    elements = trials * sum(max(1, int(np.prod(a.shape))) for a in abstract.values())
+    if (
+        interpreting()
+        and device_kind() == "cpu"
+        and trials <= INTERPRET_MAX_BATCH
+        and elements <= SMALL_PROGRAM_ELEMENTS
+        and interpret.interpretable(closed.jaxpr) is None
+        and interpret.largest_value(closed.jaxpr) <= INTERPRET_MAX_ELEMENTS
+    ):
+        with np.errstate(all="ignore"):
+            (out,) = interpret.Steps(closed).run(args, batch=trials)
+        return np.asarray(out)
+    run = jaxpr_as_fun(closed)
+    return np.asarray(jax.jit(jax.vmap(lambda *xs: run(*xs)[0], axis_size=trials))(*args))
 
 
 def finish_compile(

@@ -22,7 +22,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -31,6 +30,7 @@ from checkers.derived.coercion import Ctx
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.evaluate import Evaluator
 from checkers.derived.values import Arr, as_array
+from checkers.programs import evaluate_trials
 from checkers.sampling import DimsError, draw_dims, draw_key, fin_plan, sample_batch
 
 if TYPE_CHECKING:
@@ -122,7 +122,7 @@ def probe(checker: DerivedChecker) -> Probe | None:
             assert fn is not None
             # (trials, compiled hypotheses); axis_size: a statement without sampled inputs
             # still has PROBE_TRIALS trials
-            out = np.asarray(jax.jit(jax.vmap(fn, axis_size=PROBE_TRIALS))(batch))
+            out = evaluate_trials(fn, batch, PROBE_TRIALS)
             for k, h in enumerate(compiled):
                 values[:, hyps.index(h)] = out[:, k]
         for k, h in enumerate(hyps):

@@ -434,3 +434,30 @@ def test_largest_value_counts_what_evaluating_step_by_step_holds() -> None:
     assert largest_value(closed.jaxpr) == 300 * 300
     nested = jax.make_jaxpr(jax.jit(lambda x: jnp.outer(x, x) @ x))(jnp.zeros(40))
     assert largest_value(nested.jaxpr) == 40 * 40
+
+
+def _hypotheses(inputs):
+    x, k = inputs["x"], inputs["k"]
+    return jnp.stack([(x.sum() > 0).astype(jnp.float64), jnp.where(k % 2 == 0, 1.0, 0.0)])
+
+
+def test_evaluate_trials_interprets_small_functions_as_xla_computes_them(monkeypatch):
+    rng = np.random.default_rng(0)
+    batch = {"x": rng.normal(size=(16, 3)), "k": rng.integers(0, 9, size=16)}
+    want = np.asarray(jax.jit(jax.vmap(_hypotheses))(batch))
+    compiled = []
+    real_jit = programs.jax.jit
+    monkeypatch.setattr(
+        programs.jax, "jit", lambda *a, **k: compiled.append(1) or real_jit(*a, **k)
+    )
+    got = programs.evaluate_trials(_hypotheses, batch, 16)
+    assert not compiled  # interpreted: nothing handed to XLA
+    np.testing.assert_array_equal(got, want)
+    monkeypatch.setenv(programs.INTERPRET_VARIABLE, "0")
+    np.testing.assert_array_equal(programs.evaluate_trials(_hypotheses, batch, 16), want)
+    assert compiled  # switched off: compiled
+
+
+def test_evaluate_trials_without_inputs_gives_every_trial():
+    got = programs.evaluate_trials(lambda _: jnp.ones(2), {}, 4)
+    assert got.shape == (4, 2) and (got == 1).all()

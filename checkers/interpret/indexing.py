@@ -89,8 +89,25 @@ def _index_grid(
             view[nb + k] = sizes[d]
             s = s + np.arange(sizes[d], dtype=np.int64).reshape(view)
         grid.append(s)
+    return tuple(grid), inside
+
+
+def _full(grid: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+    """The index arrays of `_index_grid` broadcast to one shape (for boolean selection)."""
     full = np.broadcast_shapes(*(g.shape for g in grid))
-    return tuple(np.broadcast_to(g, full) for g in grid), inside
+    return tuple(np.broadcast_to(g, full) for g in grid)
+
+
+def _take(operand: np.ndarray, grid: tuple[np.ndarray, ...]) -> np.ndarray:
+    """`operand[grid]` (every index inside the operand), as one flat index into it:
+    NumPy picks from a flat array by one index much faster than by one per dimension."""
+    shape = np.broadcast_shapes(*(g.shape for g in grid))
+    flat = np.zeros(shape, np.int64)
+    stride = 1
+    for g, n in zip(reversed(grid), reversed(operand.shape), strict=True):
+        flat += g * stride
+        stride *= n
+    return np.ascontiguousarray(operand).reshape(-1).take(flat)
 
 
 def _mode(mode: Any) -> str:
@@ -125,7 +142,10 @@ def gather(
         clamp=True,
     )
     nb = indices.ndim - 1
-    got = operand[grid] if operand.size else np.zeros(grid[0].shape if grid else (), operand.dtype)
+    if operand.size:
+        got = _take(operand, grid) if grid else operand[()]
+    else:
+        got = np.zeros(np.broadcast_shapes(*(g.shape for g in grid)), operand.dtype)
     if fill:
         if fill_value is None:
             if np.issubdtype(operand.dtype, np.floating):
@@ -183,6 +203,7 @@ def scatter_add(
         sizes,
         clamp=clamp,
     )
+    grid = _full(grid)
     out = np.array(operand)
     if clamp:  # every window was moved inside
         inside = np.ones_like(inside)

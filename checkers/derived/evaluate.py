@@ -305,6 +305,11 @@ class Evaluator(Operators, Forms, Patterns):
 
     def coerce_to(self, v: Any, ty: Ty) -> Any:
         if isinstance(v, Lst) and isinstance(ty, TList):
+            kind = kind_of(ty.elem)
+            if kind in ("nat", "int", "real") and all(
+                type(x) is Arr and x.kind == kind and not x.dom for x in v.items
+            ):  # numbers of that type already: coercing each would leave it as it is
+                return v if v.elem == ty.elem else Lst(v.items, ty.elem)
             return Lst(tuple(self.coerce_to(x, ty.elem) for x in v.items), ty.elem)
         dims, elem = fin_domains(ty)
         if isinstance(v, Closure) and dims and all(d is not None for d in dims):

@@ -228,6 +228,36 @@ def lower(
     return lowered
 
 
+# The jaxprs the derivations' dry runs traced for checkers without free dimensions (the
+# program of their only dims draw), kept for the check that follows, so that it does not
+# trace the statement again; the last few only (a derivation without a check leaves one)
+_DRY_RUNS: OrderedDict[tuple[int, tuple[tuple[str, int], ...]], tuple[Any, Any]] = OrderedDict()
+_DRY_RUNS_KEPT = 4
+
+
+def trace_trial(checker: Any, dims: dict[str, int], specs: Mapping[str, InputSpec]) -> Any:
+    """The closed jaxpr of one float64 trial of the checker's program: the function of
+    (inputs by name, lane) the interpreter runs on a batch."""
+    one = trial_function(checker, dims, "float64", specs)
+    abstract = {n: jax.ShapeDtypeStruct(s.shape, _input_dtype(s)) for n, s in specs.items()}
+    with _TRACE_LOCK, jax.disable_jit():
+        return jax.make_jaxpr(one)(abstract, jax.ShapeDtypeStruct((), jnp.int64))
+
+
+def keep_dry_run(checker: Any, dims: Mapping[str, int], closed: Any) -> None:
+    """Keep a dry run's `trace_trial` for the check's program at the same dims."""
+    with _PROGRAMS_LOCK:
+        _DRY_RUNS[(id(checker), tuple(sorted(dims.items())))] = (checker, closed)
+        while len(_DRY_RUNS) > _DRY_RUNS_KEPT:
+            _DRY_RUNS.popitem(last=False)
+
+
+def _kept_dry_run(checker: Any, dims: Mapping[str, int]) -> Any | None:
+    with _PROGRAMS_LOCK:
+        kept = _DRY_RUNS.pop((id(checker), tuple(sorted(dims.items()))), None)
+    return kept[1] if kept is not None and kept[0] is checker else None
+
+
 def interpreted_program(
     checker: Any, dims: dict[str, int], dtype: str, specs: Mapping[str, InputSpec], batch: int
 ) -> Program | None:
@@ -241,10 +271,9 @@ def interpreted_program(
     ):
         return None
     start = time.perf_counter()
-    one = trial_function(checker, dims, dtype, specs)
-    abstract = {n: jax.ShapeDtypeStruct(s.shape, _input_dtype(s)) for n, s in specs.items()}
-    with _TRACE_LOCK, jax.disable_jit():
-        closed = jax.make_jaxpr(one)(abstract, jax.ShapeDtypeStruct((), jnp.int64))
+    closed = _kept_dry_run(checker, dims)
+    if closed is None:
+        closed = trace_trial(checker, dims, specs)
     _same_sides([tuple(v.aval.shape) for v in closed.jaxpr.outvars[:2]])
     if interpret.interpretable(closed.jaxpr) is not None:
         return None

@@ -47,13 +47,27 @@ from checkers.derived.reparam import reparametrise
 from checkers.derived.semantics import Semantics
 from checkers.derived.statement import split_statement
 from checkers.environment import DerivationError
+from checkers.jaxsetup import device_kind
+from checkers.programs import interpreting, keep_dry_run, trace_trial
 from theorem_index.lean import analyse_declaration
 from theorem_index.lean import syntax as S
 
 
 def dry_run(checker: DerivedChecker, dims: Mapping[str, int]) -> None:
-    """Trace the checker once, abstractly, to find what it cannot evaluate."""
+    """Trace the checker once, abstractly, to find what it cannot evaluate. A checker
+    without free dimensions has one dims draw, these dims: where its program would be
+    interpreted, the dry run traces that program itself and keeps it for the check."""
     specs = checker.input_specs(dims)
+    if not checker.plan.dims and interpreting() and device_kind() == "cpu":
+        try:
+            closed = trace_trial(checker, dict(dims), specs)
+        except Exception:  # noqa: BLE001 (the dry run below says why, as it always has)
+            closed = None
+        if closed is not None:
+            shapes = [tuple(v.aval.shape) for v in closed.jaxpr.outvars[:2]]
+            if shapes[0] == shapes[1]:
+                keep_dry_run(checker, dims, closed)
+                return
     fn = checker.build(dims, np.float64)
     abstract = {
         n: jax.ShapeDtypeStruct(s.shape, jnp.float64 if s.kind == "real" else jnp.int64)

@@ -1,0 +1,72 @@
+"""The dry run of a statement without free dimensions traces the program of its only
+dims draw, and the check runs that trace instead of tracing the statement again."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+from derived_support import environment, theorem
+
+from checkers import check, programs
+from checkers.derived import derive
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, int]]:
+    """Patch every caller's `trace_trial` to record the dims it traces at."""
+    derive_module = importlib.import_module("checkers.derived.derive")
+    traced: list[dict[str, int]] = []
+    real = programs.trace_trial
+
+    def spy(checker, dims, specs):  # type: ignore[no-untyped-def]
+        traced.append(dict(dims))
+        return real(checker, dims, specs)
+
+    monkeypatch.setattr(programs, "trace_trial", spy)
+    monkeypatch.setattr(derive_module, "trace_trial", spy)
+    return traced
+
+
+@pytest.mark.parametrize(
+    "binders, statement, status",
+    [
+        ("(x y : ℝ)", "x * y + y = (x + 1) * y", "pass"),
+        ("(x y : ℝ)", "x * y + y = (x + 2) * y", "fail"),
+        ("", "(2 : ℝ) + 2 = 4", "pass"),
+    ],
+)
+def test_check_runs_the_program_the_dry_run_traced(
+    binders: str, statement: str, status: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    traced = _counting(monkeypatch)
+    env = environment(theorem("Proofs.t", binders, statement))
+    result = check("Proofs.t", env, trials=16, seed=0)
+    assert result.status == status
+    assert traced == [{}]  # once, by the dry run
+    assert result.stats["programs_interpreted"] == 1
+
+
+def test_a_statement_with_dimensions_is_traced_at_each_draw(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    traced = _counting(monkeypatch)
+    env = environment(theorem("Proofs.t", "{n : ℕ} (x : Fin n → ℝ)", "∑ i, x i = ∑ i, x i"))
+    assert check("Proofs.t", env, trials=16, seed=0).status == "pass"
+    assert len(traced) == 4 and all(set(d) == {"n"} for d in traced)  # the draws only
+
+
+def test_a_derivation_keeps_only_the_last_few_dry_runs() -> None:
+    decls = [theorem(f"Proofs.t{k}", "(x : ℝ)", f"x + {k} = {k} + x") for k in range(10)]
+    env = environment(*decls)
+    for k in range(10):
+        derive(f"Proofs.t{k}", env)
+    assert len(programs._DRY_RUNS) == programs._DRY_RUNS_KEPT
+
+
+def test_switched_off_interpretation_keeps_no_dry_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(programs.INTERPRET_VARIABLE, "0")
+    programs._DRY_RUNS.clear()
+    env = environment(theorem("Proofs.t", "(x : ℝ)", "x + 1 = 1 + x"))
+    derive("Proofs.t", env)
+    assert not programs._DRY_RUNS
+    assert check("Proofs.t", env, trials=16, seed=0).status == "pass"

@@ -29,6 +29,8 @@ constant definitions) its predecessor had cached, so the bounds are not lower.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import functools
 import os
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -51,6 +53,9 @@ MAX_JOBS = 4
 # MB (its resident set, measured after each theorem) or has checked this many theorems
 WORKER_MEMORY_MB = 1000
 WORKER_THEOREMS = 512
+# after a theorem that left the worker this many MB larger than its last trim, the C
+# heap's free pages are handed back to the system (`release_freed_memory`)
+TRIM_GROWTH_MB = 50
 
 _WORKER: dict[str, Any] = {}
 
@@ -123,6 +128,22 @@ def own_memory_mb() -> int | None:
         return None
 
 
+@functools.cache
+def _libc() -> Any:
+    try:
+        return ctypes.CDLL("libc.so.6")
+    except OSError:  # not glibc: nothing to trim
+        return None
+
+
+def release_freed_memory() -> None:
+    """Hand the pages the C heap holds free back to the system (glibc's `malloc_trim`):
+    what XLA and NumPy freed after a large theorem otherwise stays resident."""
+    libc = _libc()
+    if libc is not None and hasattr(libc, "malloc_trim"):
+        libc.malloc_trim(0)
+
+
 def _worker_main(
     conn: Connection, database_url: str, jax_cache_dir: str | None, limits: tuple[int, int]
 ) -> None:
@@ -136,6 +157,7 @@ def _worker_main(
     _start_worker(database_url, jax_cache_dir)
     backend, env = _WORKER["backend"], _WORKER["env"]
     done = 0
+    trimmed = own_memory_mb() or 0  # the resident set after the last trim
     while True:
         try:
             task = conn.recv()
@@ -153,6 +175,9 @@ def _worker_main(
             clear_program_cache()
             done += 1
             held = own_memory_mb()
+            if held is not None and held > trimmed + TRIM_GROWTH_MB:
+                release_freed_memory()
+                held = trimmed = own_memory_mb() or held
             if done >= theorems or (held is not None and held > memory_mb):
                 conn.send((results, list(names[k + 1 :]), True))
                 return

@@ -16,9 +16,10 @@ the run still completes.
 
 Memory: what a process keeps between theorems is bounded (checkers/memory.py, the
 caches' sizes), and a worker drops its compiled programs after each theorem (a run
-checks each theorem once). But XLA's compilations and the native libraries' heaps
-still keep part of what a large theorem took. So a worker measures itself after each
-theorem and retires once it holds more than `WORKER_MEMORY_MB`, or has checked
+checks each theorem once), and hands the C heap's free pages back to the system after
+a theorem that left it larger (`release_freed_memory`). But XLA's compilations and the
+native libraries' heaps still keep part of what a large theorem took. So a worker
+measures itself after each theorem and retires once it holds more than `WORKER_MEMORY_MB`, or has checked
 `WORKER_THEOREMS` theorems: it hands back the rest of its chunk, and a fresh worker
 takes its place, so what one process holds does not grow with the corpus. Workers
 retire one at a time, as each reaches its bound, never waiting for one another. A

@@ -41,7 +41,7 @@ from checkers.derived.checker import (  # noqa: F401  (re-exported)
 from checkers.derived.conjunction import derive_conjunction
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.inductives import draw_leaves
-from checkers.derived.premises import probe_or_refuse
+from checkers.derived.premises import per_trial, probe_or_refuse
 from checkers.derived.propositions import clauses
 from checkers.derived.reparam import reparametrise
 from checkers.derived.semantics import Semantics
@@ -61,6 +61,10 @@ def dry_run(checker: DerivedChecker, dims: Mapping[str, int]) -> None:
     if not checker.plan.dims and interpreting() and device_kind() == "cpu":
         try:
             closed = trace_trial(checker, dict(dims), specs)
+        except (NotSupported, EvalError):
+            if not per_trial(checker):
+                raise  # the sides' own evaluation refused, as the dry run below would
+            closed = None  # perhaps a hypothesis: the probe says so, as it always has
         except Exception:  # noqa: BLE001 (the dry run below says why, as it always has)
             closed = None
         if closed is not None:

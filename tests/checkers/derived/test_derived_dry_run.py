@@ -70,3 +70,29 @@ def test_switched_off_interpretation_keeps_no_dry_run(monkeypatch: pytest.Monkey
     derive("Proofs.t", env)
     assert not programs._DRY_RUNS
     assert check("Proofs.t", env, trials=16, seed=0).status == "pass"
+
+
+def test_a_refusal_of_the_statement_is_found_by_one_trace(monkeypatch: pytest.MonkeyPatch) -> None:
+    from derived_support import definition
+
+    from checkers.core import Unsupported
+    from checkers.derived.checker import DerivedChecker
+
+    fact = definition(
+        "Proofs.fact",
+        "",
+        "ℕ → ℕ",
+        "Proofs.fact 0 = 1",
+        "Proofs.fact (k + 1) = (k + 1) * Proofs.fact k",
+    )
+    traced = _counting(monkeypatch)
+    built: list[int] = []
+    real_build = DerivedChecker.build
+    monkeypatch.setattr(
+        DerivedChecker, "build", lambda self, *a: built.append(1) or real_build(self, *a)
+    )
+    env = environment(fact, theorem("Proofs.t", "", "∑ i : Fin 3, fact i.val = 4"))
+    got = derive("Proofs.t", env)
+    assert isinstance(got, Unsupported)
+    assert got.reason.startswith("the definitions unfold more than 150 levels deep")
+    assert len(traced) == 1 and not built  # not traced again by the abstract dry run

@@ -19,12 +19,13 @@ caches' sizes), and a worker drops its compiled programs after each theorem (a r
 checks each theorem once), and hands the C heap's free pages back to the system after
 a theorem that left it larger (`release_freed_memory`). But XLA's compilations and the
 native libraries' heaps still keep part of what a large theorem took. So a worker
-measures itself after each theorem and retires once it holds more than `WORKER_MEMORY_MB`, or has checked
-`WORKER_THEOREMS` theorems: it hands back the rest of its chunk, and a fresh worker
-takes its place, so what one process holds does not grow with the corpus. Workers
-retire one at a time, as each reaches its bound, never waiting for one another. A
-fresh worker costs seconds of start-up and recomputes the shared values (large
-constant definitions) its predecessor had cached, so the bounds are not lower.
+measures itself after each theorem and retires once it holds more than
+`WORKER_MEMORY_MB`, or has checked `WORKER_THEOREMS` theorems: it hands back the rest
+of its chunk, and a fresh worker takes its place, so what one process holds does not
+grow with the corpus. Workers retire one at a time, as each reaches its bound, never
+waiting for one another. A fresh worker costs seconds of start-up and recomputes the
+shared values (large constant definitions) its predecessor had cached, so the bounds
+are not lower.
 """
 
 from __future__ import annotations

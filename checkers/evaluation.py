@@ -37,8 +37,6 @@ import numpy as np
 
 from checkers.core import REAL, InputSpec, Unevaluable, locate_nonfinite
 from checkers.programs import (
-    BeyondChecker,
-    CheckerFault,
     PendingCompile,
     Program,
     ProgramKey,
@@ -49,6 +47,7 @@ from checkers.programs import (
 from checkers.sampling import draw_key, fin_plan, sample_batch, sample_trial, trial_scales
 from checkers.shrink import Failure
 from checkers.tolerance import RELATIONS, Tolerance, numpy_dtype
+from checkers.trials import BeyondChecker, CheckerFault
 from checkers.verdict import Verdict, judge, representable, split_outputs, strict_ties
 
 

@@ -45,11 +45,11 @@ from checkers.evaluation import (
     to_list,
 )
 from checkers.jaxsetup import bound_trace_cache, device_name
-from checkers.programs import BeyondChecker, CheckerFault
 from checkers.result import CheckResult, Counterexample
 from checkers.sampling import DimsError, draw_dims
 from checkers.shrink import shrink
 from checkers.tolerance import DTYPES, tolerance_for
+from checkers.trials import BeyondChecker, CheckerFault
 from checkers.verdict import pass_notes
 
 DEFAULT_TRIALS = 64

@@ -30,12 +30,17 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax.extend.core import jaxpr_as_fun
 
-from checkers import interpret, program_store
-from checkers.core import REAL, InputSpec
+from checkers import program_store
+from checkers.core import InputSpec
+from checkers.interpreted import SMALL_PROGRAM_ELEMENTS, interpreted_fn
 from checkers.jaxsetup import device_kind
-from checkers.tolerance import numpy_dtype
+from checkers.trials import (
+    TRACE_LOCK,
+    input_dtype,
+    same_sides,
+    trial_function,
+)
 
 MEMORY_BUDGET_BYTES = 256 * 2**20  # inputs of one batch
 # the scratch memory XLA may plan for one run of a program: a program that needs more
@@ -44,15 +49,6 @@ MEMORY_BUDGET_BYTES = 256 * 2**20  # inputs of one batch
 TEMP_BUDGET_BYTES = 256 * 2**20
 MAX_BATCH = 1024
 _PROGRAM_CACHE_SIZE = 256
-
-
-class CheckerFault(Exception):
-    """The checker itself broke; the check reports status 'error' with this message."""
-
-
-class BeyondChecker(CheckerFault):
-    """The checker could not evaluate its statement at some dimensions (it raised
-    `checkers.core.Unevaluable`): the check reports 'unsupported' with this message."""
 
 
 @dataclass
@@ -93,7 +89,6 @@ ProgramKey = tuple[Any, ...]
 _PROGRAMS: OrderedDict[ProgramKey, Program] = OrderedDict()
 _PENDING: dict[ProgramKey, Future[Program]] = {}
 _PROGRAMS_LOCK = threading.Lock()
-_TRACE_LOCK = threading.RLock()  # one trace at a time: the evaluator's caches are shared
 _POOL: ThreadPoolExecutor | None = None
 
 
@@ -124,41 +119,6 @@ def batch_size(specs: Mapping[str, InputSpec], trials: int) -> int:
     return min(want, size)
 
 
-def _input_dtype(spec: InputSpec) -> Any:
-    return jnp.float64 if spec.kind == REAL else jnp.int64
-
-
-# On the CPU, float64 programs whose batch of inputs holds at most this many
-# numbers are compiled at LLVM optimisation level 0: they run in well under a
-# millisecond either way, and XLA spends about a fifth less CPU time on the seed
-# page. XLA's own (HLO) optimisations are the same at every level; only the
-# order of some vectorised sums differs, which moved float64 results of the seed
-# page by at most 1e-13 relative (the tolerance is 1e-10). Low-precision
-# programs, and every program on a GPU, keep the default level.
-SMALL_PROGRAM_ELEMENTS = 1 << 16
-
-# Such small float64 programs, in batches of at most this many trials, are not compiled
-# on the CPU at all: NumPy evaluates their jaxpr (interpret.py), which over a corpus is
-# several times cheaper than XLA's compilation. `PROOFBRIDGE_INTERPRET=0` turns it off.
-INTERPRET_MAX_BATCH = 64
-# ... and only while no value one trial computes holds more than this many numbers (16 MB),
-# nor its values at once more than this many bytes: the interpreter runs a batch a few
-# trials at a time (interpret.BATCH_BYTES), so these bound what a batch holds at once
-INTERPRET_MAX_ELEMENTS = 1 << 21
-INTERPRET_MAX_TRIAL_BYTES = 128 * 2**20
-INTERPRET_VARIABLE = "PROOFBRIDGE_INTERPRET"
-
-
-def interpreting() -> bool:
-    """Whether small CPU programs are interpreted ($PROOFBRIDGE_INTERPRET, on by default)."""
-    return os.environ.get(INTERPRET_VARIABLE, "1").strip().lower() not in (
-        "0",
-        "false",
-        "no",
-        "off",
-    )
-
-
 def compiler_options(specs: Mapping[str, InputSpec], batch: int, dtype: str) -> dict[str, Any]:
     """XLA options for one program (part of every cache key)."""
     elements = batch * sum(max(1, s.size) for s in specs.values())
@@ -167,153 +127,31 @@ def compiler_options(specs: Mapping[str, InputSpec], batch: int, dtype: str) -> 
     return {}
 
 
-def trial_function(
-    checker: Any, dims: dict[str, int], dtype: str, specs: Mapping[str, InputSpec]
-) -> Callable[[dict[str, Any], Any], tuple[Any, ...]]:
-    """One trial's (lhs, rhs, scale, underflow, held) in `dtype`, from float64 inputs."""
-    target = numpy_dtype(dtype)
-    # a function may return (lhs, rhs, {"scale": .., "underflow": ..}): the magnitude of
-    # the terms the sides were computed from, and whether a value underflowed (see
-    # checkers/tolerance.py); a derived checker gives them through `build_measured`
-    build_measured = getattr(checker, "build_measured", None)
-    if callable(build_measured):
-        fn = build_measured(dict(dims), target)
-    else:
-        fn = checker.build(dict(dims), target)
-    # optional: whether the checker's per-trial hypotheses hold (a third output, 1.0 or 0.0)
-    build_premise = getattr(checker, "build_premise", None)
-    holds = build_premise(dict(dims), target) if callable(build_premise) else None
-    reals = {n for n, s in specs.items() if s.kind == REAL}
-
-    def one(inputs: dict[str, Any], lane: Any) -> tuple[Any, ...]:
-        if dtype != "float64":
-            inputs = {k: (v.astype(target) if k in reals else v) for k, v in inputs.items()}
-        out = fn(inputs)
-        if (
-            not isinstance(out, tuple | list)
-            or len(out) not in (2, 3)
-            or (len(out) == 3 and not isinstance(out[2], Mapping))
-        ):
-            raise CheckerFault(
-                "the checker's function must return (lhs, rhs) or (lhs, rhs, measures), "
-                f"got {out!r}"
-            )
-        sides = (jnp.asarray(out[0]).astype(jnp.float64), jnp.asarray(out[1]).astype(jnp.float64))
-        extra = out[2] if len(out) == 3 else {}
-        scale = jnp.asarray(extra.get("scale", 0.0)).astype(jnp.float64).reshape(())
-        under = jnp.asarray(extra.get("underflow", False)).astype(jnp.float64).reshape(())
-        held = jnp.ones((), jnp.float64) if holds is None else holds(inputs)
-        return (*sides, scale, under, jnp.asarray(held).astype(jnp.float64).reshape(()))
-
-    return one
-
-
-def _same_sides(shapes: list[tuple[int, ...]]) -> None:
-    if shapes[0] != shapes[1]:
-        raise CheckerFault(f"the two sides have different shapes: lhs {shapes[0]}, rhs {shapes[1]}")
-
-
 def lower(
     checker: Any, dims: dict[str, int], dtype: str, specs: Mapping[str, InputSpec], batch: int
 ) -> Any:
     """Trace and lower the vmapped checker function in `dtype`, taking float64 inputs."""
     one = trial_function(checker, dims, dtype, specs)
     abstract = {
-        n: jax.ShapeDtypeStruct((batch, *s.shape), _input_dtype(s)) for n, s in specs.items()
+        n: jax.ShapeDtypeStruct((batch, *s.shape), input_dtype(s)) for n, s in specs.items()
     }
     lanes = jax.ShapeDtypeStruct((batch,), jnp.int64)
-    with _TRACE_LOCK:  # a program compiled again for a part of its batch traces in a worker
+    with TRACE_LOCK:  # a program compiled again for a part of its batch traces in a worker
         lowered = jax.jit(jax.vmap(one)).lower(abstract, lanes)
-    _same_sides([tuple(o.shape[1:]) for o in jax.tree_util.tree_leaves(lowered.out_info)])
+    same_sides([tuple(o.shape[1:]) for o in jax.tree_util.tree_leaves(lowered.out_info)])
     return lowered
-
-
-# The jaxprs the derivations' dry runs traced for checkers without free dimensions (the
-# program of their only dims draw), kept for the check that follows, so that it does not
-# trace the statement again; the last few only (a derivation without a check leaves one)
-_DRY_RUNS: OrderedDict[tuple[int, tuple[tuple[str, int], ...]], tuple[Any, Any]] = OrderedDict()
-_DRY_RUNS_KEPT = 4
-
-
-def trace_trial(checker: Any, dims: dict[str, int], specs: Mapping[str, InputSpec]) -> Any:
-    """The closed jaxpr of one float64 trial of the checker's program: the function of
-    (inputs by name, lane) the interpreter runs on a batch."""
-    one = trial_function(checker, dims, "float64", specs)
-    abstract = {n: jax.ShapeDtypeStruct(s.shape, _input_dtype(s)) for n, s in specs.items()}
-    with _TRACE_LOCK, jax.disable_jit():
-        return jax.make_jaxpr(one)(abstract, jax.ShapeDtypeStruct((), jnp.int64))
-
-
-def keep_dry_run(checker: Any, dims: Mapping[str, int], closed: Any) -> None:
-    """Keep a dry run's `trace_trial` for the check's program at the same dims."""
-    with _PROGRAMS_LOCK:
-        _DRY_RUNS[(id(checker), tuple(sorted(dims.items())))] = (checker, closed)
-        while len(_DRY_RUNS) > _DRY_RUNS_KEPT:
-            _DRY_RUNS.popitem(last=False)
-
-
-def _kept_dry_run(checker: Any, dims: Mapping[str, int]) -> Any | None:
-    with _PROGRAMS_LOCK:
-        kept = _DRY_RUNS.pop((id(checker), tuple(sorted(dims.items()))), None)
-    return kept[1] if kept is not None and kept[0] is checker else None
 
 
 def interpreted_program(
     checker: Any, dims: dict[str, int], dtype: str, specs: Mapping[str, InputSpec], batch: int
 ) -> Program | None:
-    """The checker's program evaluated by NumPy (interpret.py), or None when it should be
-    compiled: not on the CPU, not float64, a large batch, or a primitive without a rule.
-    Raises whatever tracing raises, as `lower` does."""
-    if not interpreting() or dtype != "float64" or device_kind() != "cpu":
+    """The checker's program evaluated by NumPy (interpreted.py), or None when it should
+    be compiled. Raises whatever tracing raises, as `lower` does."""
+    got = interpreted_fn(checker, dims, dtype, specs, batch)
+    if got is None:
         return None
-    if batch > INTERPRET_MAX_BATCH or batch * sum(max(1, s.size) for s in specs.values()) > (
-        SMALL_PROGRAM_ELEMENTS
-    ):
-        return None
-    start = time.perf_counter()
-    closed = _kept_dry_run(checker, dims)
-    if closed is None:
-        closed = trace_trial(checker, dims, specs)
-    _same_sides([tuple(v.aval.shape) for v in closed.jaxpr.outvars[:2]])
-    if interpret.interpretable(closed.jaxpr) is not None:
-        return None
-    if interpret.largest_value(closed.jaxpr) > INTERPRET_MAX_ELEMENTS:
-        return None  # NumPy would hold what XLA fuses away (a conv's gathered windows)
-    fn = interpret.Interpreted(closed, sorted(specs))
-    if fn.steps.trial_bytes > INTERPRET_MAX_TRIAL_BYTES:
-        return None
-    trace_s = time.perf_counter() - start
+    fn, trace_s = got
     return Program(checker, batch, fn, trace_s, trace_s=trace_s, source="interpreted")
-
-
-def evaluate_trials(
-    fn: Callable[[dict[str, Any]], Any], batch: Mapping[str, np.ndarray], trials: int
-) -> np.ndarray:
-    """`fn` (one trial's inputs by name -> one array) on each of `trials` trials of `batch`
-    (arrays with a leading trial axis), traced once: interpreted by NumPy where a program
-    would be (small, float64, on the CPU, every primitive with a rule), else its jaxpr
-    compiled by XLA, vmapped over the trials."""
-    names = sorted(batch)  # JAX flattens a dict by sorted key: the jaxpr's inputs
-    args = [np.asarray(batch[n]) for n in names]
-    abstract = {
-        n: jax.ShapeDtypeStruct(x.shape[1:], x.dtype) for n, x in zip(names, args, strict=True)
-    }
-    with _TRACE_LOCK, jax.disable_jit():
-        closed = jax.make_jaxpr(fn)(abstract)
-    elements = trials * sum(max(1, int(np.prod(a.shape))) for a in abstract.values())
-    if (
-        interpreting()
-        and device_kind() == "cpu"
-        and trials <= INTERPRET_MAX_BATCH
-        and elements <= SMALL_PROGRAM_ELEMENTS
-        and interpret.interpretable(closed.jaxpr) is None
-        and interpret.largest_value(closed.jaxpr) <= INTERPRET_MAX_ELEMENTS
-    ):
-        with np.errstate(all="ignore"):
-            (out,) = interpret.Steps(closed).run(args, batch=trials)
-        return np.asarray(out)
-    run = jaxpr_as_fun(closed)
-    return np.asarray(jax.jit(jax.vmap(lambda *xs: run(*xs)[0], axis_size=trials))(*args))
 
 
 def finish_compile(

@@ -23,9 +23,9 @@ from checkers.harness import (
     _not_checked,
     run_checker,
 )
-from checkers.programs import CheckerFault
 from checkers.result import Counterexample, Repro
 from checkers.tolerance import tolerance_for
+from checkers.trials import CheckerFault
 
 __all__ = ["repro"]
 

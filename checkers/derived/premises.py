@@ -30,7 +30,7 @@ from checkers.derived.coercion import Ctx
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.evaluate import Evaluator
 from checkers.derived.values import Arr, as_array
-from checkers.programs import evaluate_trials
+from checkers.interpreted import evaluate_trials
 from checkers.sampling import DimsError, draw_dims, draw_key, fin_plan, sample_batch
 
 if TYPE_CHECKING:

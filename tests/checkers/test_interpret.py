@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from jax import lax
 
-from checkers import Environment, programs
+from checkers import Environment, interpreted, programs
 from checkers.core import REAL
 from checkers.interpret import Interpreted, InterpretError, Steps, evaluate, interpretable, jaxprs
 from theorem_index import read_paths
@@ -379,7 +379,7 @@ def _inputs(specs, batch, seed):
 
 
 def test_every_example_program_matches_xla(example_env, monkeypatch):
-    monkeypatch.setenv(programs.INTERPRET_VARIABLE, "1")
+    monkeypatch.setenv(interpreted.INTERPRET_VARIABLE, "1")
     compared = 0
     for decl in example_env.theorems():
         checker = example_env.resolve(decl.name, prefer="derived")
@@ -423,7 +423,7 @@ def test_switched_off_or_large_programs_are_compiled(example_env, monkeypatch):
     assert programs.interpreted_program(checker, dims, "float64", specs, 8) is not None
     assert programs.interpreted_program(checker, dims, "float32", specs, 8) is None
     assert programs.interpreted_program(checker, dims, "float64", specs, 1024) is None
-    monkeypatch.setenv(programs.INTERPRET_VARIABLE, "0")
+    monkeypatch.setenv(interpreted.INTERPRET_VARIABLE, "0")
     assert programs.interpreted_program(checker, dims, "float64", specs, 8) is None
 
 
@@ -446,18 +446,18 @@ def test_evaluate_trials_interprets_small_functions_as_xla_computes_them(monkeyp
     batch = {"x": rng.normal(size=(16, 3)), "k": rng.integers(0, 9, size=16)}
     want = np.asarray(jax.jit(jax.vmap(_hypotheses))(batch))
     compiled = []
-    real_jit = programs.jax.jit
+    real_jit = interpreted.jax.jit
     monkeypatch.setattr(
-        programs.jax, "jit", lambda *a, **k: compiled.append(1) or real_jit(*a, **k)
+        interpreted.jax, "jit", lambda *a, **k: compiled.append(1) or real_jit(*a, **k)
     )
-    got = programs.evaluate_trials(_hypotheses, batch, 16)
+    got = interpreted.evaluate_trials(_hypotheses, batch, 16)
     assert not compiled  # interpreted: nothing handed to XLA
     np.testing.assert_array_equal(got, want)
-    monkeypatch.setenv(programs.INTERPRET_VARIABLE, "0")
-    np.testing.assert_array_equal(programs.evaluate_trials(_hypotheses, batch, 16), want)
+    monkeypatch.setenv(interpreted.INTERPRET_VARIABLE, "0")
+    np.testing.assert_array_equal(interpreted.evaluate_trials(_hypotheses, batch, 16), want)
     assert compiled  # switched off: compiled
 
 
 def test_evaluate_trials_without_inputs_gives_every_trial():
-    got = programs.evaluate_trials(lambda _: jnp.ones(2), {}, 4)
+    got = interpreted.evaluate_trials(lambda _: jnp.ones(2), {}, 4)
     assert got.shape == (4, 2) and (got == 1).all()

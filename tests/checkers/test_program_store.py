@@ -12,7 +12,8 @@ import pytest
 
 from checkers import Environment, InputSpec, Registry, check, repro
 from checkers import program_store as store
-from checkers.programs import INTERPRET_VARIABLE, clear_program_cache
+from checkers.interpreted import INTERPRET_VARIABLE
+from checkers.programs import clear_program_cache
 from checkers.registry import real
 from theorem_index.model import Declaration
 

@@ -9,7 +9,7 @@ from typing import Any
 import jax.numpy as jnp
 import numpy as np
 
-from checkers import programs
+from checkers import interpreted, programs
 from checkers.core import InputSpec
 from checkers.programs import Program
 
@@ -71,7 +71,7 @@ def _interpreted(n: int, batch: int) -> Program | None:
 def test_the_interpreter_bounds_one_trial_and_runs_a_batch_a_few_trials_at_a_time(
     monkeypatch,
 ) -> None:
-    monkeypatch.setenv(programs.INTERPRET_VARIABLE, "1")
+    monkeypatch.setenv(interpreted.INTERPRET_VARIABLE, "1")
     # 512 x 512 a trial, 4.2e6 numbers over 16 trials: interpreted, in groups of trials
     prog = _interpreted(512, 16)
     assert prog is not None and prog.source == "interpreted"
@@ -82,5 +82,5 @@ def test_the_interpreter_bounds_one_trial_and_runs_a_batch_a_few_trials_at_a_tim
     # one trial's value past 2^21 numbers is left to XLA, which fuses it away
     assert _interpreted(1500, 1) is None
     # and so is a trial whose values at once pass the byte bound
-    monkeypatch.setattr(programs, "INTERPRET_MAX_TRIAL_BYTES", 512 * 512 * 8 - 1)
+    monkeypatch.setattr(interpreted, "INTERPRET_MAX_TRIAL_BYTES", 512 * 512 * 8 - 1)
     assert _interpreted(512, 1) is None

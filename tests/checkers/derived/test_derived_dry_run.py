@@ -8,7 +8,7 @@ import importlib
 import pytest
 from derived_support import environment, theorem
 
-from checkers import check, programs
+from checkers import check, interpreted
 from checkers.derived import derive
 
 
@@ -16,13 +16,13 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, int]]:
     """Patch every caller's `trace_trial` to record the dims it traces at."""
     derive_module = importlib.import_module("checkers.derived.derive")
     traced: list[dict[str, int]] = []
-    real = programs.trace_trial
+    real = interpreted.trace_trial
 
     def spy(checker, dims, specs):  # type: ignore[no-untyped-def]
         traced.append(dict(dims))
         return real(checker, dims, specs)
 
-    monkeypatch.setattr(programs, "trace_trial", spy)
+    monkeypatch.setattr(interpreted, "trace_trial", spy)
     monkeypatch.setattr(derive_module, "trace_trial", spy)
     return traced
 
@@ -60,15 +60,15 @@ def test_a_derivation_keeps_only_the_last_few_dry_runs() -> None:
     env = environment(*decls)
     for k in range(10):
         derive(f"Proofs.t{k}", env)
-    assert len(programs._DRY_RUNS) == programs._DRY_RUNS_KEPT
+    assert len(interpreted._DRY_RUNS) == interpreted._DRY_RUNS_KEPT
 
 
 def test_switched_off_interpretation_keeps_no_dry_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(programs.INTERPRET_VARIABLE, "0")
-    programs._DRY_RUNS.clear()
+    monkeypatch.setenv(interpreted.INTERPRET_VARIABLE, "0")
+    interpreted._DRY_RUNS.clear()
     env = environment(theorem("Proofs.t", "(x : ℝ)", "x + 1 = 1 + x"))
     derive("Proofs.t", env)
-    assert not programs._DRY_RUNS
+    assert not interpreted._DRY_RUNS
     assert check("Proofs.t", env, trials=16, seed=0).status == "pass"
 
 

@@ -1,0 +1,80 @@
+"""One trial of a checker's program: the function of one trial's inputs that every
+program of the checker (compiled by XLA or interpreted by NumPy) is built from, and the
+faults a check reports when building or running it fails.
+
+A program returns, per trial, (lhs, rhs, scale, underflow, held): the sides, the
+measures the comparison uses (0 when the checker gives none) and whether the
+checker's per-trial hypotheses held (1 when it has none).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import jax.numpy as jnp
+
+from checkers.core import REAL, InputSpec
+from checkers.tolerance import numpy_dtype
+
+TRACE_LOCK = threading.RLock()  # one trace at a time: the evaluator's caches are shared
+
+
+class CheckerFault(Exception):
+    """The checker itself broke; the check reports status 'error' with this message."""
+
+
+class BeyondChecker(CheckerFault):
+    """The checker could not evaluate its statement at some dimensions (it raised
+    `checkers.core.Unevaluable`): the check reports 'unsupported' with this message."""
+
+
+def input_dtype(spec: InputSpec) -> Any:
+    return jnp.float64 if spec.kind == REAL else jnp.int64
+
+
+def trial_function(
+    checker: Any, dims: dict[str, int], dtype: str, specs: Mapping[str, InputSpec]
+) -> Callable[[dict[str, Any], Any], tuple[Any, ...]]:
+    """One trial's (lhs, rhs, scale, underflow, held) in `dtype`, from float64 inputs."""
+    target = numpy_dtype(dtype)
+    # a function may return (lhs, rhs, {"scale": .., "underflow": ..}): the magnitude of
+    # the terms the sides were computed from, and whether a value underflowed (see
+    # checkers/tolerance.py); a derived checker gives them through `build_measured`
+    build_measured = getattr(checker, "build_measured", None)
+    if callable(build_measured):
+        fn = build_measured(dict(dims), target)
+    else:
+        fn = checker.build(dict(dims), target)
+    # optional: whether the checker's per-trial hypotheses hold (a third output, 1.0 or 0.0)
+    build_premise = getattr(checker, "build_premise", None)
+    holds = build_premise(dict(dims), target) if callable(build_premise) else None
+    reals = {n for n, s in specs.items() if s.kind == REAL}
+
+    def one(inputs: dict[str, Any], lane: Any) -> tuple[Any, ...]:
+        if dtype != "float64":
+            inputs = {k: (v.astype(target) if k in reals else v) for k, v in inputs.items()}
+        out = fn(inputs)
+        if (
+            not isinstance(out, tuple | list)
+            or len(out) not in (2, 3)
+            or (len(out) == 3 and not isinstance(out[2], Mapping))
+        ):
+            raise CheckerFault(
+                "the checker's function must return (lhs, rhs) or (lhs, rhs, measures), "
+                f"got {out!r}"
+            )
+        sides = (jnp.asarray(out[0]).astype(jnp.float64), jnp.asarray(out[1]).astype(jnp.float64))
+        extra = out[2] if len(out) == 3 else {}
+        scale = jnp.asarray(extra.get("scale", 0.0)).astype(jnp.float64).reshape(())
+        under = jnp.asarray(extra.get("underflow", False)).astype(jnp.float64).reshape(())
+        held = jnp.ones((), jnp.float64) if holds is None else holds(inputs)
+        return (*sides, scale, under, jnp.asarray(held).astype(jnp.float64).reshape(()))
+
+    return one
+
+
+def same_sides(shapes: list[tuple[int, ...]]) -> None:
+    if shapes[0] != shapes[1]:
+        raise CheckerFault(f"the two sides have different shapes: lhs {shapes[0]}, rhs {shapes[1]}")

@@ -78,6 +78,16 @@ def definition(
     )
 
 
+# ℕ's factorial by cases on its argument: a definition by structural recursion
+FACT = definition(
+    "Proofs.fact",
+    "",
+    "ℕ → ℕ",
+    "Proofs.fact 0 = 1",
+    "Proofs.fact (k + 1) = (k + 1) * Proofs.fact k",
+)
+
+
 def environment(*decls: Declaration) -> Environment:
     return Environment.from_declarations(decls, registry=Registry())
 

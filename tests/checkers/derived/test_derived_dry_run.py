@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 
 import pytest
-from derived_support import environment, theorem
+from derived_support import FACT, environment, theorem
 
 from checkers import check, interpreted
 from checkers.derived import derive
@@ -73,25 +73,16 @@ def test_switched_off_interpretation_keeps_no_dry_run(monkeypatch: pytest.Monkey
 
 
 def test_a_refusal_of_the_statement_is_found_by_one_trace(monkeypatch: pytest.MonkeyPatch) -> None:
-    from derived_support import definition
-
     from checkers.core import Unsupported
     from checkers.derived.checker import DerivedChecker
 
-    fact = definition(
-        "Proofs.fact",
-        "",
-        "ℕ → ℕ",
-        "Proofs.fact 0 = 1",
-        "Proofs.fact (k + 1) = (k + 1) * Proofs.fact k",
-    )
     traced = _counting(monkeypatch)
     built: list[int] = []
     real_build = DerivedChecker.build
     monkeypatch.setattr(
         DerivedChecker, "build", lambda self, *a: built.append(1) or real_build(self, *a)
     )
-    env = environment(fact, theorem("Proofs.t", "", "∑ i : Fin 3, fact i.val = 4"))
+    env = environment(FACT, theorem("Proofs.t", "", "∑ i : Fin 3, fact i.val = 4"))
     got = derive("Proofs.t", env)
     assert isinstance(got, Unsupported)
     assert got.reason.startswith("the definitions unfold more than 150 levels deep")

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 import pytest
-from derived_support import definition, environment, evaluate, theorem, value
+from derived_support import FACT, definition, environment, evaluate, theorem, value
 
 from checkers import check
 from checkers.core import Unsupported
@@ -112,13 +112,6 @@ COMBZ = definition(
     "Proofs.combZ n [] _ = List.replicate n 0",
     "Proofs.combZ n (_ :: _) [] = List.replicate n 0",
     "Proofs.combZ n (c :: cs) (r :: rs) = Proofs.scaleAddZ c r (Proofs.combZ n cs rs)",
-)
-FACT = definition(
-    "Proofs.fact",
-    "",
-    "ℕ → ℕ",
-    "Proofs.fact 0 = 1",
-    "Proofs.fact (k + 1) = (k + 1) * Proofs.fact k",
 )
 FIB = definition(
     "Proofs.fib",

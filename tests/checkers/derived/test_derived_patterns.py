@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from derived_support import definition, environment, fin, nat, real, theorem, value
+from derived_support import FACT, definition, environment, fin, nat, real, theorem, value
 
 from checkers import check
 from checkers.core import Unsupported
@@ -227,12 +227,5 @@ def test_nat_argument_that_sizes_a_type_stays_a_dimension() -> None:
 def test_unfold_recursive_definition_by_cases_on_concrete_values() -> None:
     # a sampled k cannot end the recursion; read as a dimension, k is a constant that does
     # (test_derived_lists.py has the limits that end every other recursion)
-    fact = definition(
-        "Proofs.fact",
-        "",
-        "ℕ → ℕ",
-        "Proofs.fact 0 = 1",
-        "Proofs.fact (k + 1) = (k + 1) * Proofs.fact k",
-    )
-    assert _status("(k : ℕ)", "0 < fact k", fact) == "pass"
-    assert _status("(k : ℕ)", "fact k < k", fact) == "fail"
+    assert _status("(k : ℕ)", "0 < fact k", FACT) == "pass"
+    assert _status("(k : ℕ)", "fact k < k", FACT) == "fail"

@@ -21,7 +21,8 @@ Constant elements stay exact (Python integers and numerals). An index that varie
 with a bound variable (`fun j => w.getD j 0`) picks from the elements stacked as
 one array; from a list whose elements are not numbers (a list of lists) it picks
 one case per element (`Among`), and a list function given such a choice is
-applied to each case.
+applied to each case. `map` and `zipWith` over long lists of integer constants
+evaluate their function once over the whole list (at_once.py).
 
 A constant goes in this file when its meaning is a Lean core definition on lists
 or integers: a function `(ev, args) -> value` and its `Builtin` entry in `LISTS`
@@ -36,15 +37,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import jax.numpy as jnp
-import numpy as np
 
 from checkers.derived import arith as A
+from checkers.derived.at_once import at_once, exact_kind
 from checkers.derived.coercion import RANK, coerce, join_kind, nat_constant, settle
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.forms import stack
 from checkers.derived.measure import note_operands
 from checkers.derived.types import TList, TNat, kind_of
-from checkers.derived.values import Among, Arr, Axis, Builtin, Lst, Pair, Sz, is_exact, num
+from checkers.derived.values import Among, Arr, Builtin, Lst, Pair, Sz, num
 from checkers.derived.vectorise import index
 
 if TYPE_CHECKING:
@@ -172,7 +173,7 @@ def _fold_numbers(ev: Evaluator, xs: Lst, op: str, unit: int) -> Any:
     vals = [ev._arr(x, "a list element") for x in xs.items]
     if not vals:
         return default_of(ev, xs, unit)
-    kind = _exact_kind(tuple(vals))
+    kind = exact_kind(tuple(vals))
     if kind is not None:  # integers of one type: exact, whichever way they are added
         return Arr(
             sum(v.data for v in vals) if op == "+" else math.prod(v.data for v in vals), kind
@@ -198,59 +199,6 @@ def _sum(ev: Evaluator, args: tuple[Any, ...]) -> Any:
 
 def _prod(ev: Evaluator, args: tuple[Any, ...]) -> Any:
     return _fold_numbers(ev, _lst(args[0], "List.prod"), "*", 1)
-
-
-# Lists at least this long have an element-wise function applied to all their integer
-# constants in one evaluation (`at_once`); shorter ones, one element at a time.
-AT_ONCE_MIN = 8
-
-
-def _exact_kind(items: tuple[Any, ...]) -> str | None:
-    """'int' or 'nat' where every item is an integer constant of that one type."""
-    kinds = {x.kind if isinstance(x, Arr) and type(x.data) is int else None for x in items}
-    kind = kinds.pop() if len(kinds) == 1 else None
-    return kind if kind in ("int", "nat") and all(not (x.axes or x.dom) for x in items) else None
-
-
-def at_once(ev: Evaluator, f: Any, columns: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
-    """`f` applied to each row of equally long columns of integer constants, in one
-    evaluation: each column becomes one exact array (Python ints in a NumPy object array,
-    values.is_exact) over a fresh axis, as a bound variable's values are, so
-    `List.zipWith (fun r a => c * r + a) row acc` over 784 entries is one evaluation of
-    the body, not 784. The results are taken only where they are integer constants of
-    ℕ or ℤ computed exactly (every entry a Python int); otherwise (a function that
-    branches on its argument's value, a real result, anything the evaluator refuses on
-    an array) None: the caller applies f element by element, as Lean's definition reads."""
-    n = len(columns[0])
-    if n < AT_ONCE_MIN or ev.probe is not None:
-        return None
-    kinds = [k for k in map(_exact_kind, columns) if k is not None]
-    if len(kinds) < len(columns):
-        return None
-    axis = Axis("elem", n)
-    args = [
-        Arr(np.array([x.data for x in col], dtype=object), kind, (axis,))
-        for col, kind in zip(columns, kinds, strict=True)
-    ]
-    unfoldings = ev.unfoldings
-    try:
-        out = ev.apply(f, args)
-    except Exception:  # noqa: BLE001 (element by element decides, errors included)
-        ev.unfoldings = unfoldings
-        return None
-    if not isinstance(out, Arr) or out.kind not in ("int", "nat") or out.dom or out.log:
-        return None
-    data = out.data
-    if not out.axes:  # the same value for every element
-        if isinstance(data, np.ndarray) and data.shape == () and is_exact(data):
-            data = data.item()
-        return (Arr(data, out.kind),) * n if type(data) is int else None
-    if out.axes != (axis,) or not is_exact(data):
-        return None
-    values = data.tolist()
-    if not all(type(v) is int for v in values):
-        return None
-    return tuple(Arr(v, out.kind) for v in values)
 
 
 def _map(ev: Evaluator, args: tuple[Any, ...]) -> Any:

@@ -356,6 +356,7 @@ def _elements(text: str) -> list[int]:
 def test_apply_an_elementwise_function_to_a_long_list_at_once_as_element_by_element(
     text: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from checkers.derived import at_once as at_once_module
     from checkers.derived import lists
 
     decided: list[bool] = []
@@ -369,7 +370,7 @@ def test_apply_an_elementwise_function_to_a_long_list_at_once_as_element_by_elem
     monkeypatch.setattr(lists, "at_once", spy)
     fast = _elements(text)
     assert decided and all(decided)  # evaluated over the whole list at once
-    monkeypatch.setattr(lists, "AT_ONCE_MIN", 10**9)
+    monkeypatch.setattr(at_once_module, "AT_ONCE_MIN", 10**9)
     decided.clear()
     assert fast == _elements(text)  # the same as one element at a time
     assert not any(decided)

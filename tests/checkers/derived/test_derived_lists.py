@@ -338,6 +338,22 @@ def _elements(text: str) -> list[int]:
     return [x.data for x in got.items]
 
 
+def _spy_at_once(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Record, for each list function, whether `at_once` decided it (not None)."""
+    from checkers.derived import lists
+
+    decided: list[bool] = []
+    at_once = lists.at_once
+
+    def spy(*args: object) -> object:
+        got = at_once(*args)  # type: ignore[arg-type]
+        decided.append(got is not None)
+        return got
+
+    monkeypatch.setattr(lists, "at_once", spy)
+    return decided
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -357,17 +373,8 @@ def test_apply_an_elementwise_function_to_a_long_list_at_once_as_element_by_elem
     text: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from checkers.derived import at_once as at_once_module
-    from checkers.derived import lists
 
-    decided: list[bool] = []
-    at_once = lists.at_once
-
-    def spy(*args: object) -> object:
-        got = at_once(*args)  # type: ignore[arg-type]
-        decided.append(got is not None)
-        return got
-
-    monkeypatch.setattr(lists, "at_once", spy)
+    decided = _spy_at_once(monkeypatch)
     fast = _elements(text)
     assert decided and all(decided)  # evaluated over the whole list at once
     monkeypatch.setattr(at_once_module, "AT_ONCE_MIN", 10**9)
@@ -395,12 +402,14 @@ def test_keep_elementwise_results_exact_beyond_int64() -> None:
     ],
 )
 def test_fall_back_to_element_by_element_where_at_once_cannot_decide(
-    text: str, expected: float
+    text: str, expected: float, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from checkers.derived.semantics import Semantics
 
+    decided = _spy_at_once(monkeypatch)
     sem = Semantics(environment(FACT))
     assert value(text, sem=sem).item() == pytest.approx(expected)
+    assert decided and not any(decided)  # tried, and left to one element at a time
 
 
 ROW = LONG_Z2.split(" : ")[0][1:]  # |row| sums to 43

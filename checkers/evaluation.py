@@ -209,10 +209,12 @@ class Session:
         """The program for one draw, from wherever it is; one that must be compiled is
         compiled in the background."""
         got = self._trace(dims, specs, dtype)
-        if isinstance(got, PendingCompile):
-            self._started.add(got.key)
-            return got.submit()
-        return got
+        return self._submit(got) if isinstance(got, PendingCompile) else got
+
+    def _submit(self, pending: PendingCompile) -> Future[Program]:
+        """Hand a traced program to XLA in the background, as one this session started."""
+        self._started.add(pending.key)
+        return pending.submit()
 
     def _trace(
         self, dims: Mapping[str, int], specs: Mapping[str, InputSpec], dtype: str
@@ -268,8 +270,7 @@ class Session:
                 for dtype in self._dtypes():
                     got = self._trace(draws[k], specs[k], dtype)
                     if isinstance(got, PendingCompile) and not faults:
-                        self._started.add(got.key)
-                        submitted.append(got.submit())
+                        submitted.append(self._submit(got))
             except CheckerFault as e:
                 faults[k] = e
                 for future in submitted:

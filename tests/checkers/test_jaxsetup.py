@@ -30,6 +30,32 @@ def test_enable_float64_on_import():
     assert jax.config.jax_enable_x64
 
 
+def test_an_error_raised_while_tracing_reaches_the_caller_unfiltered():
+    # JAX would otherwise walk every frame of the evaluator's recursion to hide its own
+    class Refusal(Exception):
+        pass
+
+    def deep(x, n):
+        if n == 0:
+            raise Refusal("no semantics for: f")
+        return deep(x + 1, n - 1)
+
+    assert jax.config.jax_traceback_filtering == "off"
+    try:
+        jax.make_jaxpr(lambda x: deep(x, 50))(1.0)
+    except Refusal as e:
+        assert str(e) == "no semantics for: f"
+        files = []
+        tb = e.__traceback__
+        while tb is not None:
+            files.append(tb.tb_frame.f_code.co_filename)
+            tb = tb.tb_next
+        assert any("jax" in f and "_src" in f for f in files)  # JAX's frames were kept
+        assert e.__cause__ is None  # no unfiltered copy attached
+    else:
+        raise AssertionError("the refusal did not propagate")
+
+
 def test_detect_device_kind():
     expected = "gpu" if jax.default_backend() in ("gpu", "cuda", "rocm") else "cpu"
     assert device_kind() == expected

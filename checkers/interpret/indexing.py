@@ -50,21 +50,18 @@ def dot_general(
     return np.einsum(spec, lhs.astype(dtype), rhs.astype(dtype))
 
 
-def _index_grid(
+def _index_starts(
     operand_shape: Sequence[int],
     indices: np.ndarray,
     start_map: Sequence[int],
     operand_batching: Sequence[int],
     indices_batching: Sequence[int],
-    window: Sequence[int],
     sizes: Sequence[int],
     clamp: bool,
-) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
-    """For every batch position of `indices` and every offset in the window, the operand
-    index along each dimension (batch dims first, then the window dims in order), and
-    whether that batch position's whole window lies inside the operand."""
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """For every batch position of `indices`, the start of its window along each operand
+    dimension, and whether that batch position's whole window lies inside the operand."""
     batch_shape = indices.shape[:-1]
-    nb = len(batch_shape)
     starts: list[np.ndarray] = []
     for d in range(len(operand_shape)):
         if d in start_map:
@@ -80,33 +77,53 @@ def _index_grid(
         inside &= (starts[d] >= 0) & (starts[d] <= n - sizes[d])
         if clamp:
             starts[d] = np.clip(starts[d], 0, n - sizes[d])
+    return starts, inside
+
+
+def _offsets(d: int, nb: int, window: Sequence[int], sizes: Sequence[int]) -> np.ndarray:
+    """The offsets along operand dimension d (a window dimension) within a window, shaped
+    to broadcast against (batch dims, window dims)."""
+    view = [1] * (nb + len(window))
+    view[nb + list(window).index(d)] = sizes[d]
+    return np.arange(sizes[d], dtype=np.int64).reshape(view)
+
+
+def _grid(
+    starts: Sequence[np.ndarray], nb: int, window: Sequence[int], sizes: Sequence[int]
+) -> tuple[np.ndarray, ...]:
+    """For every batch position and every offset in the window, the operand index along
+    each dimension (batch dims first, then the window dims in order), broadcast to one
+    shape (for boolean selection)."""
     grid: list[np.ndarray] = []
-    for d in range(len(operand_shape)):
-        s = starts[d].reshape(batch_shape + (1,) * len(window))
+    for d, start in enumerate(starts):
+        g = start.reshape(start.shape + (1,) * len(window))
         if d in window:
-            k = list(window).index(d)
-            view = [1] * (nb + len(window))
-            view[nb + k] = sizes[d]
-            s = s + np.arange(sizes[d], dtype=np.int64).reshape(view)
-        grid.append(s)
-    return tuple(grid), inside
-
-
-def _full(grid: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
-    """The index arrays of `_index_grid` broadcast to one shape (for boolean selection)."""
+            g = g + _offsets(d, nb, window, sizes)
+        grid.append(g)
     full = np.broadcast_shapes(*(g.shape for g in grid))
     return tuple(np.broadcast_to(g, full) for g in grid)
 
 
-def _take(operand: np.ndarray, grid: tuple[np.ndarray, ...]) -> np.ndarray:
-    """`operand[grid]` (every index inside the operand), as one flat index into it:
-    NumPy picks from a flat array by one index much faster than by one per dimension."""
-    shape = np.broadcast_shapes(*(g.shape for g in grid))
-    flat = np.zeros(shape, np.int64)
+def _take(
+    operand: np.ndarray,
+    starts: Sequence[np.ndarray],
+    nb: int,
+    window: Sequence[int],
+    sizes: Sequence[int],
+) -> np.ndarray:
+    """Every window of the operand (each inside it), as one flat index into it: NumPy
+    picks from a flat array by one index much faster than by one per dimension. The
+    index is the windows' flat starts (batch-shaped) plus the offsets within a window
+    (window-shaped), added once at full size."""
+    base = np.zeros(starts[0].shape if starts else (), np.int64)
+    within = np.zeros((1,) * (nb + len(window)), np.int64)
     stride = 1
-    for g, n in zip(reversed(grid), reversed(operand.shape), strict=True):
-        flat += g * stride
-        stride *= n
+    for d in reversed(range(operand.ndim)):
+        base = base + starts[d] * stride
+        if d in window:
+            within = within + _offsets(d, nb, window, sizes) * stride
+        stride *= operand.shape[d]
+    flat = base.reshape(base.shape + (1,) * len(window)) + within
     return np.ascontiguousarray(operand).reshape(-1).take(flat)
 
 
@@ -131,21 +148,20 @@ def gather(
     dropped = set(dn.collapsed_slice_dims) | set(dn.operand_batching_dims)
     window = [d for d in range(operand.ndim) if d not in dropped]
     fill = _mode(mode) == "fill"
-    grid, inside = _index_grid(
+    starts, inside = _index_starts(
         operand.shape,
         indices,
         dn.start_index_map,
         dn.operand_batching_dims,
         dn.start_indices_batching_dims,
-        window,
         slice_sizes,
         clamp=True,
     )
     nb = indices.ndim - 1
     if operand.size:
-        got = _take(operand, grid) if grid else operand[()]
+        got = _take(operand, starts, nb, window, slice_sizes) if starts else operand[()]
     else:
-        got = np.zeros(np.broadcast_shapes(*(g.shape for g in grid)), operand.dtype)
+        got = np.zeros(indices.shape[:-1] + tuple(slice_sizes[d] for d in window), operand.dtype)
     if fill:
         if fill_value is None:
             if np.issubdtype(operand.dtype, np.floating):
@@ -193,17 +209,16 @@ def scatter_add(
     for d, a in zip(window, dn.update_window_dims, strict=True):
         sizes[d] = updates.shape[a]
     clamp = _mode(mode) == "clip"
-    grid, inside = _index_grid(
+    starts, inside = _index_starts(
         operand.shape,
         indices,
         dn.scatter_dims_to_operand_dims,
         dn.operand_batching_dims,
         dn.scatter_indices_batching_dims,
-        window,
         sizes,
         clamp=clamp,
     )
-    grid = _full(grid)
+    grid = _grid(starts, indices.ndim - 1, window, sizes)
     out = np.array(operand)
     if clamp:  # every window was moved inside
         inside = np.ones_like(inside)

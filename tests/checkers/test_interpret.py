@@ -171,6 +171,15 @@ CASES = {
         ),
         (F, V, IDX),
     ),
+    "windows of several dimensions": (
+        lambda x, b, i: (
+            lax.dynamic_slice(x, (i[0] % 5, i[1]), (2, 3)),  # starts clamped inside
+            lax.dynamic_slice(b, (i[0], 1, i[2] - 9), (2, 2, 1)),
+            jax.vmap(lambda k: lax.dynamic_slice(x, (k, k + 1), (2, 2)))(i[:4] % 3),
+            jax.vmap(lambda r, k: lax.dynamic_slice(r, (k, 0), (1, 2)))(b, i[:2] % 3),
+        ),
+        (F, B, IDX),
+    ),
     "gather under vmap": (lambda x, i: jax.vmap(lambda r, k: r[k])(x, i[:3] % 4), (F, IDX)),
     "scatter": (
         lambda v, i, u: (

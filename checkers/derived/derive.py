@@ -9,7 +9,8 @@ which the comparison needs to decide at the magnitude of the values. Leading
 `f = fun (x : T) => e` is checked pointwise at a sampled x : T. Anything the
 evaluator cannot give Lean's meaning to makes the theorem `Unsupported`, with
 the reason and the constants that lack semantics; `derive` finds that out by
-tracing the checker once, abstractly, at small dimensions (no compilation).
+tracing the checker once (no compilation), at the dims of the first draw of a
+check at the default seed, whose program that check then runs untraced again.
 Any other exception during that trace is the machinery breaking, not a lack of
 semantics: a `DerivationError`, which a check reports as 'error' with the
 exception.
@@ -22,7 +23,6 @@ hold in none of the trials the harness would sample at seed 0.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import jax
@@ -49,16 +49,21 @@ from checkers.derived.statement import split_statement
 from checkers.environment import DerivationError
 from checkers.interpreted import interpreting, keep_dry_run, trace_trial
 from checkers.jaxsetup import device_kind
+from checkers.sampling import DimsError, draw_dims
 from theorem_index.lean import analyse_declaration
 from theorem_index.lean import syntax as S
 
 
-def dry_run(checker: DerivedChecker, dims: Mapping[str, int]) -> None:
-    """Trace the checker once, abstractly, to find what it cannot evaluate. A checker
-    without free dimensions has one dims draw, these dims: where its program would be
-    interpreted, the dry run traces that program itself and keeps it for the check."""
-    specs = checker.input_specs(dims)
-    if not checker.plan.dims and interpreting() and device_kind() == "cpu":
+def dry_run(checker: DerivedChecker) -> None:
+    """Trace the checker once, abstractly, to find what it cannot evaluate.
+
+    Where the check's programs would be interpreted (on the CPU), the dry run traces the
+    program of the check's first dims draw at the default seed, which the check then
+    runs without tracing the statement again (`keep_dry_run`); otherwise, and where a
+    hypothesis may be what refused, it traces the sides at small dimensions."""
+    dims = _first_draw(checker) if interpreting() and device_kind() == "cpu" else None
+    if dims is not None:
+        specs = checker.input_specs(dims)
         try:
             closed = trace_trial(checker, dict(dims), specs)
         except (NotSupported, EvalError):
@@ -72,15 +77,33 @@ def dry_run(checker: DerivedChecker, dims: Mapping[str, int]) -> None:
             if shapes[0] == shapes[1]:
                 keep_dry_run(checker, dims, closed)
                 return
+    dims = trial_dims(checker.plan)
     fn = checker.build(dims, np.float64)
     abstract = {
         n: jax.ShapeDtypeStruct(s.shape, jnp.float64 if s.kind == "real" else jnp.int64)
-        for n, s in specs.items()
+        for n, s in checker.input_specs(dims).items()
     }
     with jax.disable_jit():
         out = jax.eval_shape(fn, abstract)
     if tuple(out[0].shape) != tuple(out[1].shape):
         raise EvalError(f"the two sides have different shapes: {out[0].shape} and {out[1].shape}")
+
+
+def _first_draw(checker: DerivedChecker) -> dict[str, int] | None:
+    """The dims of the first draw of a check at the default seed with no pinned dims
+    (checkers/harness.py draws them the same way), or None where none exist."""
+    try:
+        return draw_dims(
+            checker.name,
+            0,
+            checker.dim_names,
+            fixed=checker.fixed_dims,
+            constraints=tuple(checker.dim_constraints()),
+            draws=1,
+            lows=checker.dim_lows,
+        )[0]
+    except DimsError:
+        return None  # the check reports this itself
 
 
 def shared_semantics(env: Any) -> Semantics:
@@ -178,7 +201,7 @@ def _derive_plan(
     )
     retry = bool(plan.value_args)
     try:
-        dry_run(checker, trial_dims(plan))
+        dry_run(checker)
         refused = probe_or_refuse(checker)
     except NotSupported as e:
         return Unsupported(e.reason, e.missing), retry

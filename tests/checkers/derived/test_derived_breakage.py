@@ -25,7 +25,7 @@ derive_impl = importlib.import_module("checkers.derived.derive")
 
 
 def _dry_run_raising(exc: Exception) -> Any:
-    def dry_run(checker: Any, dims: Any) -> None:
+    def dry_run(checker: Any) -> None:
         raise exc
 
     return dry_run

@@ -1,5 +1,5 @@
-"""The dry run of a statement without free dimensions traces the program of its only
-dims draw, and the check runs that trace instead of tracing the statement again."""
+"""The dry run of a statement traces the program of the first dims draw of a check at the
+default seed, and that check runs that trace instead of tracing the statement again."""
 
 from __future__ import annotations
 
@@ -27,6 +27,10 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, int]]:
     return traced
 
 
+def _sorted(dims: list[dict[str, int]]) -> list[list[tuple[str, int]]]:
+    return sorted(sorted(d.items()) for d in dims)
+
+
 @pytest.mark.parametrize(
     "binders, statement, status",
     [
@@ -46,13 +50,37 @@ def test_check_runs_the_program_the_dry_run_traced(
     assert result.stats["programs_interpreted"] == 1
 
 
-def test_a_statement_with_dimensions_is_traced_at_each_draw(
+def test_a_statement_with_dimensions_is_traced_once_at_each_draw(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     traced = _counting(monkeypatch)
     env = environment(theorem("Proofs.t", "{n : ℕ} (x : Fin n → ℝ)", "∑ i, x i = ∑ i, x i"))
-    assert check("Proofs.t", env, trials=16, seed=0).status == "pass"
-    assert len(traced) == 4 and all(set(d) == {"n"} for d in traced)  # the draws only
+    result = check("Proofs.t", env, trials=16, seed=0)
+    assert result.status == "pass"
+    assert len(result.draws) == 4
+    # the dry run traced the first draw, the check the other three
+    assert traced[0] == result.draws[0]
+    assert _sorted(traced) == _sorted(result.draws)
+    assert result.stats["programs_interpreted"] == 4
+
+
+def test_a_wrong_statement_with_dimensions_fails_from_the_kept_trace(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    traced = _counting(monkeypatch)
+    env = environment(theorem("Proofs.t", "{n : ℕ} (x : Fin n → ℝ)", "∑ i, x i = ∑ i, (x i + 1)"))
+    result = check("Proofs.t", env, trials=16, seed=0)
+    assert result.status == "fail"
+    assert len(traced) <= len(result.draws)
+
+
+def test_another_seed_traces_its_own_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+    traced = _counting(monkeypatch)
+    env = environment(theorem("Proofs.t", "{n : ℕ} (x : Fin n → ℝ)", "∑ i, x i = ∑ i, x i"))
+    result = check("Proofs.t", env, trials=16, seed=3)
+    assert result.status == "pass"
+    # the dry run's trace (seed 0's first draw) is not the program of another draw
+    assert len(traced) == 5 and _sorted(traced[1:]) == _sorted(result.draws)
 
 
 def test_a_derivation_keeps_only_the_last_few_dry_runs() -> None:

@@ -44,6 +44,7 @@ from checkers.evaluation import (
     format_dims,
     to_list,
 )
+from checkers.interpreted import drop_dry_runs
 from checkers.jaxsetup import bound_trace_cache, device_name
 from checkers.result import CheckResult, Counterexample
 from checkers.sampling import DimsError, draw_dims
@@ -415,6 +416,7 @@ def check(
         return _check(name, env, trials, seed, dtype, dims, draws, shrink, prefer)
     finally:
         bound_trace_cache()  # what JAX traced for this theorem is seldom needed again
+        drop_dry_runs()  # a dry run this check did not run (another seed) never will be
 
 
 def _check(

@@ -90,6 +90,13 @@ def _kept_dry_run(checker: Any, dims: Mapping[str, int]) -> Any | None:
     return kept[1] if kept is not None and kept[0] is checker else None
 
 
+def drop_dry_runs() -> None:
+    """Forget every kept dry run: the check they were kept for is over (a whole network's
+    trace holds its constants)."""
+    with _DRY_RUNS_LOCK:
+        _DRY_RUNS.clear()
+
+
 def interpreted_fn(
     checker: Any, dims: dict[str, int], dtype: str, specs: Mapping[str, InputSpec], batch: int
 ) -> tuple[interpret.Interpreted, float] | None:

@@ -81,6 +81,7 @@ def test_another_seed_traces_its_own_draws(monkeypatch: pytest.MonkeyPatch) -> N
     assert result.status == "pass"
     # the dry run's trace (seed 0's first draw) is not the program of another draw
     assert len(traced) == 5 and _sorted(traced[1:]) == _sorted(result.draws)
+    assert not interpreted._DRY_RUNS  # the unused trace is not kept past the check
 
 
 def test_a_derivation_keeps_only_the_last_few_dry_runs() -> None:

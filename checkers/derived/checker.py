@@ -249,10 +249,16 @@ class DerivedChecker:
         else:
             # both sides are elaborated at one type, as `binrel%` does
             lhs, rhs = ev.typed_trees([rel.lhs, rel.rhs], env, None, default_nat=True)
+        # sides that are exact constants are decided exactly; the whole check is then
+        # compared at tolerance `EXACT` only where it has one dims draw: with several,
+        # other draws may compute their sides in floats (a list's length 0 makes `dotZ`
+        # a constant), so those sides are given as 0 and 1, decided within any tolerance
+        single = not self.plan.dims
         if isinstance(lhs, Lst) or isinstance(rhs, Lst):
             lhs, rhs, decided = list_sides(rel.op, lhs, rhs, ev.ctx)
             if decided:
-                self.tolerance = EXACT
+                if single:
+                    self.tolerance = EXACT
                 return lhs, rhs
         # a side that is still a function of indices takes the other side's domain
         if isinstance(lhs, Arr) and lhs.dom and not isinstance(rhs, Arr):
@@ -271,9 +277,10 @@ class DerivedChecker:
                 raise EvalError("internal: a side still depends on a bound index")
         lhs, rhs = settle(lhs), settle(rhs)
         if not any(h.how in ("mask", "dims", "constraint") for h in self.plan.hyps):
-            exact = exact_sides(rel.op, lhs, rhs, ev.ctx.dtype)
+            exact = exact_sides(rel.op, lhs, rhs, ev.ctx.dtype, tolerant=not single)
             if exact is not None:
-                self.tolerance = EXACT  # exact.py: decided exactly, in every dtype
+                if single:
+                    self.tolerance = EXACT  # exact.py: decided exactly, in every dtype
                 return exact
         lhs = coerce(lhs, "real", ev.ctx)
         rhs = coerce(rhs, "real", ev.ctx)

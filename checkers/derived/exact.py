@@ -6,7 +6,10 @@ Where both sides of a relation are exact constants (ℕ, ℤ or `Fin` values the
 evaluator holds as Python integers: a `dotZ xs ys = 729570` over `List ℤ` data)
 its truth is known exactly, so the checker reports them with no tolerance in
 float64 (`EXACT`): as themselves where float64 holds them exactly, else as 0 and
-1 placed so that the float comparison gives the exact answer. A low-precision
+1 placed so that the float comparison gives the exact answer. That tolerance is the
+whole check's only where the statement has a single dims draw; where sides are exact
+at some draws only (a list of length 0), those draws give 0 and 1 placed so that any
+tolerance gives the exact answer, and the others keep theirs. A low-precision
 run compares its rounding of the same sides against them as it compares any
 side, within that dtype's tolerance (a statement's integers are no more exact in
 float32 than its reals).
@@ -47,6 +50,16 @@ _DECIDED = {
 }
 
 
+# the same, decided by the float comparison within any tolerance (a gap of 1 between
+# values at most 1, never a tie where the relation fails): for a statement whose sides
+# are exact at some dims draws only, which the other draws compare within a tolerance
+_DECISIVE = {
+    **_DECIDED,
+    ("<", False): (1, 0),
+    (">", False): (0, 1),
+}
+
+
 def exact_value(x: Any) -> Fraction | None:
     """The value of an exact constant (a number without axes held as a Python integer
     or fraction), else None."""
@@ -63,16 +76,20 @@ def _held(v: Fraction) -> float | None:
     return f if Fraction(f) == v else None
 
 
-def exact_sides(op: str, lhs: Any, rhs: Any, dtype: Any) -> tuple[Arr, Arr] | None:
+def exact_sides(
+    op: str, lhs: Any, rhs: Any, dtype: Any, *, tolerant: bool = False
+) -> tuple[Arr, Arr] | None:
     """Real sides (of the dtype) that the float64 comparison at tolerance `EXACT` decides
-    as `lhs op rhs` is, or None when a side is not an exact constant."""
+    as `lhs op rhs` is, or None when a side is not an exact constant. `tolerant`: sides
+    that any tolerance decides so (0 and 1, whatever the values), for a comparison whose
+    tolerance is not `EXACT`."""
     a, b = exact_value(lhs), exact_value(rhs)
     if a is None or b is None or (op, True) not in _DECIDED:
         return None
-    fa, fb = _held(a), _held(b)
+    fa, fb = (None, None) if tolerant else (_held(a), _held(b))
     if fa is None or fb is None:
         holds = {"=": a == b, "≤": a <= b, "<": a < b, "≥": a >= b, ">": a > b}[op]
-        fa, fb = (float(x) for x in _DECIDED[(op, holds)])
+        fa, fb = (float(x) for x in (_DECISIVE if tolerant else _DECIDED)[(op, holds)])
     dt = np.dtype(dtype)
     return Arr(np.asarray(fa, dt), "real"), Arr(np.asarray(fb, dt), "real")
 

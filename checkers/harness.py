@@ -416,7 +416,7 @@ def check(
         return _check(name, env, trials, seed, dtype, dims, draws, shrink, prefer)
     finally:
         bound_trace_cache()  # what JAX traced for this theorem is seldom needed again
-        drop_dry_runs()  # a dry run this check did not run (another seed) never will be
+        drop_dry_runs(name)  # one this check did not run (another seed) never will be
 
 
 def _check(

@@ -4,8 +4,8 @@ they are run from.
 On the CPU a small float64 program is not compiled: its jaxpr (one trial's function,
 traced once) is evaluated by NumPy on the whole batch, which over a corpus is several
 times cheaper than XLA's compilation. `evaluate_trials` does the same for any function
-of one trial (the derivation's hypothesis probe). A derivation's dry run of a statement
-without free dimensions traces the program of its only dims draw and keeps it here
+of one trial (the derivation's hypothesis probe). A derivation's dry run traces the
+program of the first dims draw of a check at the default seed and keeps it here
 (`keep_dry_run`) for the check that follows.
 """
 
@@ -21,7 +21,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax.extend.core import jaxpr_as_fun
+from jax.extend.core import jaxpr_as_fun, jaxprs_in_params
 
 from checkers import interpret
 from checkers.core import InputSpec
@@ -59,11 +59,16 @@ def interpreting() -> bool:
     )
 
 
-# The jaxprs the derivations' dry runs traced for checkers without free dimensions (the
-# program of their only dims draw), kept for the check that follows, so that it does not
-# trace the statement again; the last few only (a derivation without a check leaves one)
-_DRY_RUNS: OrderedDict[tuple[int, tuple[tuple[str, int], ...]], tuple[Any, Any]] = OrderedDict()
-_DRY_RUNS_KEPT = 4
+# The jaxprs the derivations' dry runs traced (the program of the first dims draw of a check
+# at the default seed), kept for the check that follows, so that it does not trace the
+# statement again. Kept while their estimated size (constants, and each equation's objects)
+# adds up to at most _DRY_RUNS_BUDGET bytes, the oldest forgotten first: deriving a whole
+# page before checking it keeps every small statement's trace, never a pile of networks'.
+_DRY_RUNS: OrderedDict[tuple[int, tuple[tuple[str, int], ...]], tuple[Any, Any, int]] = (
+    OrderedDict()
+)
+_DRY_RUNS_BUDGET = 64 * 2**20
+_EQUATION_BYTES = 2048  # a jaxpr equation's Python objects (its params, vars and avals)
 _DRY_RUNS_LOCK = threading.Lock()
 
 
@@ -77,11 +82,30 @@ def trace_trial(checker: Any, dims: dict[str, int], specs: Mapping[str, InputSpe
 
 
 def keep_dry_run(checker: Any, dims: Mapping[str, int], closed: Any) -> None:
-    """Keep a dry run's `trace_trial` for the check's program at the same dims."""
+    """Keep a dry run's `trace_trial` for the check's program at the same dims, within
+    the budget (a trace larger than the whole budget is not kept: the check traces it)."""
+    size = trace_bytes(closed)
+    if size > _DRY_RUNS_BUDGET:
+        return
     with _DRY_RUNS_LOCK:
-        _DRY_RUNS[(id(checker), tuple(sorted(dims.items())))] = (checker, closed)
-        while len(_DRY_RUNS) > _DRY_RUNS_KEPT:
-            _DRY_RUNS.popitem(last=False)
+        _DRY_RUNS[(id(checker), tuple(sorted(dims.items())))] = (checker, closed, size)
+        held = sum(kept[2] for kept in _DRY_RUNS.values())
+        while held > _DRY_RUNS_BUDGET:
+            held -= _DRY_RUNS.popitem(last=False)[1][2]
+
+
+def trace_bytes(closed: Any) -> int:
+    """An estimate of what a closed jaxpr holds: its constants' bytes and, for each
+    equation (nested ones included), the Python objects describing it."""
+    consts = sum(int(getattr(c, "nbytes", 0)) for c in closed.consts)
+    return consts + _EQUATION_BYTES * sum(1 for _ in _equations(closed.jaxpr))
+
+
+def _equations(jaxpr: Any) -> Any:
+    for eqn in jaxpr.eqns:
+        yield eqn
+        for sub in jaxprs_in_params(eqn.params):
+            yield from _equations(sub)
 
 
 def _kept_dry_run(checker: Any, dims: Mapping[str, int]) -> Any | None:
@@ -90,11 +114,12 @@ def _kept_dry_run(checker: Any, dims: Mapping[str, int]) -> Any | None:
     return kept[1] if kept is not None and kept[0] is checker else None
 
 
-def drop_dry_runs() -> None:
-    """Forget every kept dry run: the check they were kept for is over (a whole network's
-    trace holds its constants)."""
+def drop_dry_runs(name: str | None = None) -> None:
+    """Forget the kept dry runs of the theorem `name` (every one without it): the check
+    they were kept for is over, and one it did not run (another seed) never will be."""
     with _DRY_RUNS_LOCK:
-        _DRY_RUNS.clear()
+        for key in [k for k, kept in _DRY_RUNS.items() if name in (None, kept[0].name)]:
+            del _DRY_RUNS[key]
 
 
 def interpreted_fn(

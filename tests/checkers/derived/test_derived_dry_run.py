@@ -8,7 +8,7 @@ import importlib
 import pytest
 from derived_support import FACT, environment, theorem
 
-from checkers import check, interpreted
+from checkers import Environment, check, interpreted
 from checkers.derived import derive
 
 
@@ -25,6 +25,13 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, int]]:
     monkeypatch.setattr(interpreted, "trace_trial", spy)
     monkeypatch.setattr(derive_module, "trace_trial", spy)
     return traced
+
+
+def _commuting(count: int) -> Environment:
+    """An environment of `count` theorems Proofs.t0, Proofs.t1, … without dimensions."""
+    return environment(
+        *(theorem(f"Proofs.t{k}", "(x : ℝ)", f"x + {k} = {k} + x") for k in range(count))
+    )
 
 
 def _sorted(dims: list[dict[str, int]]) -> list[list[tuple[str, int]]]:
@@ -84,12 +91,45 @@ def test_another_seed_traces_its_own_draws(monkeypatch: pytest.MonkeyPatch) -> N
     assert not interpreted._DRY_RUNS  # the unused trace is not kept past the check
 
 
-def test_a_derivation_keeps_only_the_last_few_dry_runs() -> None:
-    decls = [theorem(f"Proofs.t{k}", "(x : ℝ)", f"x + {k} = {k} + x") for k in range(10)]
-    env = environment(*decls)
-    for k in range(10):
+def test_a_page_derived_before_it_is_checked_runs_every_kept_trace(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    traced = _counting(monkeypatch)
+    names = [f"Proofs.t{k}" for k in range(10)]
+    env = _commuting(10)
+    for n in names:
+        env.resolve(n)
+    assert len(traced) == 10  # the dry runs
+    assert all(check(n, env, trials=16, seed=0).status == "pass" for n in names)
+    assert len(traced) == 10  # no check traced its statement again
+    assert not interpreted._DRY_RUNS
+
+
+def test_the_kept_dry_runs_stay_within_their_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    interpreted._DRY_RUNS.clear()
+    env = _commuting(10)
+    derive("Proofs.t0", env)
+    (one,) = [kept[2] for kept in interpreted._DRY_RUNS.values()]
+    assert one > 0
+    monkeypatch.setattr(interpreted, "_DRY_RUNS_BUDGET", 3 * one)
+    for k in range(1, 10):
         derive(f"Proofs.t{k}", env)
-    assert len(interpreted._DRY_RUNS) == interpreted._DRY_RUNS_KEPT
+    kept = [c.name for c, _, _ in interpreted._DRY_RUNS.values()]
+    assert kept == ["Proofs.t7", "Proofs.t8", "Proofs.t9"]  # the oldest were forgotten first
+    monkeypatch.setattr(interpreted, "_DRY_RUNS_BUDGET", one - 1)
+    interpreted._DRY_RUNS.clear()
+    derive("Proofs.t0", env)
+    assert not interpreted._DRY_RUNS  # a trace larger than the whole budget is not kept
+
+
+def test_a_check_forgets_only_its_own_dry_runs() -> None:
+    interpreted._DRY_RUNS.clear()
+    env = _commuting(3)
+    for k in range(3):
+        env.resolve(f"Proofs.t{k}")
+    assert check("Proofs.t1", env, trials=16, seed=5).status == "pass"  # not seed 0's program
+    kept = [c.name for c, _, _ in interpreted._DRY_RUNS.values()]
+    assert kept == ["Proofs.t0", "Proofs.t2"]
 
 
 def test_switched_off_interpretation_keeps_no_dry_run(monkeypatch: pytest.MonkeyPatch) -> None:

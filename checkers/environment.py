@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from checkers.binding import StatementBinding, StatementMismatch, bind
 from checkers.core import Checker, Unsupported
+from checkers.jaxsetup import release_abandoned_traces
 from checkers.registry import REGISTRY, Registry
 from theorem_index.lean import KnownNames
 
@@ -255,6 +256,8 @@ class Environment:
             result = hook(name, self)
         except Exception as e:
             return DerivationError(f"deriving a checker raised {type(e).__name__}: {e}")
+        finally:
+            release_abandoned_traces()  # the traces a refusal ended would stay in memory
         if _is_checker(result):
             return result
         if isinstance(result, Unsupported):

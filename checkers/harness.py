@@ -45,7 +45,7 @@ from checkers.evaluation import (
     to_list,
 )
 from checkers.interpreted import drop_dry_runs
-from checkers.jaxsetup import bound_trace_cache, device_name
+from checkers.jaxsetup import bound_trace_cache, device_name, release_abandoned_traces
 from checkers.result import CheckResult, Counterexample
 from checkers.sampling import DimsError, draw_dims
 from checkers.shrink import shrink
@@ -416,6 +416,7 @@ def check(
         return _check(name, env, trials, seed, dtype, dims, draws, shrink, prefer)
     finally:
         bound_trace_cache()  # what JAX traced for this theorem is seldom needed again
+        release_abandoned_traces()  # nor what an exception ended
         drop_dry_runs(name)  # one this check did not run (another seed) never will be
 
 

@@ -18,12 +18,21 @@ the process, so over a corpus of statements of many different shapes that cache
 only grows: about 10,000 jaxprs and 120 MB in each process that checks half of
 the upstream tree. `bound_trace_cache`, called by the harness after every
 check, empties it once it holds more than `MAX_TRACED_JAXPRS`.
+
+A trace that an exception ends (the evaluator refusing a statement, as it does for most
+`unsupported` theorems) is never freed by JAX 0.10 where it made a constant: each
+constant's tracer has a `weakref.finalize` whose callback is a method of the trace, and
+the trace's frame holds that tracer, so the global registry of finalizers keeps the
+whole trace (every equation, tracer and constant) alive. `release_abandoned_traces`,
+called after every derivation and every check, detaches those callbacks; the cycle is
+then ordinary garbage.
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import weakref
 from typing import Any
 
 import jax
@@ -109,3 +118,22 @@ def bound_trace_cache(limit: int | None = None) -> bool:
         return False
     cache.cache_clear()
     return True
+
+
+def release_abandoned_traces() -> int:
+    """Detach the finalizers JAX registered for the constants of its traces (see the module
+    docstring) and return how many. A trace that ended normally has none left; one that
+    is still running only keeps its constants' values until it ends (they are its own)."""
+    registry = getattr(weakref.finalize, "_registry", None)
+    if not registry:
+        return 0
+    released = 0
+    for f, info in list(registry.items()):
+        func = getattr(info, "func", None)
+        owner = type(getattr(func, "__self__", None))
+        if getattr(func, "__name__", "") == "finalize_const" and owner.__name__.endswith(
+            "JaxprTrace"
+        ):
+            f.detach()
+            released += 1
+    return released

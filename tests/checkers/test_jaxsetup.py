@@ -3,17 +3,21 @@ the bound on JAX's cache of traced jaxprs."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
 import sys
+import weakref
 from pathlib import Path
+from typing import Any
 
 import jax
 import numpy as np
+import pytest
 
 from checkers import Environment, check, device_kind, jaxsetup
-from checkers.jaxsetup import bound_trace_cache, trace_cache
+from checkers.jaxsetup import bound_trace_cache, release_abandoned_traces, trace_cache
 from theorem_index.model import Declaration
 
 REPO = Path(__file__).resolve().parents[2]
@@ -148,3 +152,50 @@ def test_check_results_same_with_and_without_emptying_trace_cache(monkeypatch):
     monkeypatch.setattr(jaxsetup, "MAX_TRACED_JAXPRS", 0)
     emptied = results()
     assert kept == emptied and kept[0]["status"] == "pass"
+
+
+def _abandoned_trace() -> weakref.ref[Any]:
+    """Trace a function that makes a constant and then raises, as the evaluator does when
+    it refuses a statement; a weak reference to that constant's tracer."""
+    seen: list[weakref.ref[Any]] = []
+
+    def refused(x: Any) -> Any:
+        x + np.arange(1000.0)  # a constant of the trace
+        seen.append(weakref.ref(x))  # held by the trace, as every tracer of it is
+        raise ValueError("no semantics for: f")
+
+    with pytest.raises(ValueError):
+        jax.make_jaxpr(refused)(jax.ShapeDtypeStruct((1000,), np.float64))
+    return seen[0]
+
+
+def test_a_trace_an_exception_ended_is_released():
+    tracer = _abandoned_trace()
+    gc.collect()
+    assert tracer() is not None  # JAX's finalizer for the constant keeps the whole trace
+    assert release_abandoned_traces() >= 1
+    gc.collect()
+    assert tracer() is None
+    assert release_abandoned_traces() == 0
+
+
+def test_every_check_and_derivation_releases_abandoned_traces():
+    env = Environment.from_declarations(
+        [
+            Declaration(
+                name="Proofs.t",
+                kind="theorem",
+                module="Proofs.Test",
+                binders="(x : ℝ)",
+                statement="x + 1 = 1 + x",
+            )
+        ]
+    )
+    tracer = _abandoned_trace()
+    env.resolve("Proofs.t")
+    gc.collect()
+    assert tracer() is None
+    tracer = _abandoned_trace()
+    assert check("Proofs.t", env, trials=8).status == "pass"
+    gc.collect()
+    assert tracer() is None

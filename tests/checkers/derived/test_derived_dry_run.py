@@ -78,7 +78,9 @@ def test_a_wrong_statement_with_dimensions_fails_from_the_kept_trace(
     env = environment(theorem("Proofs.t", "{n : ℕ} (x : Fin n → ℝ)", "∑ i, x i = ∑ i, (x i + 1)"))
     result = check("Proofs.t", env, trials=16, seed=0)
     assert result.status == "fail"
-    assert len(traced) <= len(result.draws)
+    # the failure reported is at the first draw, whose only trace was the dry run's
+    assert result.dims == result.draws[0] == traced[0]
+    assert _sorted(traced) == _sorted(result.draws)
 
 
 def test_another_seed_traces_its_own_draws(monkeypatch: pytest.MonkeyPatch) -> None:

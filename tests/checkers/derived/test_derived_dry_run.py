@@ -12,6 +12,13 @@ from checkers import Environment, check, interpreted
 from checkers.derived import derive
 
 
+@pytest.fixture(autouse=True)
+def _no_kept_dry_runs() -> None:
+    """Start without the dry runs that other tests' derivations kept (they stay within
+    their budget until their theorem is checked)."""
+    interpreted._DRY_RUNS.clear()
+
+
 def _counting(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, int]]:
     """Patch every caller's `trace_trial` to record the dims it traces at."""
     derive_module = importlib.import_module("checkers.derived.derive")

@@ -98,9 +98,29 @@ def clear_program_cache() -> None:
         _PROGRAMS.clear()
 
 
+_COMPILE_THREADS: int | None = None
+
+
 def compile_workers() -> int:
-    """Threads that run XLA compilations: one per core, at most 4 (XLA releases the GIL)."""
+    """Threads that run XLA compilations: as `set_compile_threads` said, else one per
+    core, at most 4 (XLA releases the GIL)."""
+    if _COMPILE_THREADS is not None:
+        return _COMPILE_THREADS
     return max(1, min(4, os.cpu_count() or 1))
+
+
+def set_compile_threads(threads: int) -> None:
+    """Run this process's XLA compilations on `threads` threads from now on: a check
+    worker that shares the cores with others gains nothing from more, and each
+    compilation in flight holds its own memory (hundreds of MB for a whole network)."""
+    global _COMPILE_THREADS, _POOL
+    if threads < 1:
+        raise ValueError(f"compile threads must be at least 1, not {threads}")
+    with _PROGRAMS_LOCK:
+        _COMPILE_THREADS = threads
+        old, _POOL = _POOL, None
+    if old is not None:
+        old.shutdown(wait=True)  # what it was compiling finishes; new work goes to the new pool
 
 
 def _pool() -> ThreadPoolExecutor:

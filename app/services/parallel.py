@@ -17,8 +17,11 @@ the run still completes.
 Memory: what a process keeps between theorems is bounded (checkers/memory.py, the
 caches' sizes), and a worker drops its compiled programs after each theorem (a run
 checks each theorem once), and hands the C heap's free pages back to the system after
-a theorem that left it larger (`release_freed_memory`). But XLA's compilations and the
-native libraries' heaps still keep part of what a large theorem took. So a worker
+a theorem that left it larger (`release_freed_memory`). Its XLA compilations run on its
+share of the cores (`compile_threads_for`): on cores the other workers keep busy more
+threads compile no faster, and each compilation in flight holds its own memory. But
+XLA's compilations and the native libraries' heaps still keep part of what a large
+theorem took. So a worker
 measures itself after each theorem and retires once it holds more than
 `WORKER_MEMORY_MB`, or has checked `WORKER_THEOREMS` theorems: it hands back the rest
 of its chunk, and a fresh worker takes its place, so what one process holds does not
@@ -45,7 +48,14 @@ from typing import Any
 from app.services.recording import error_payload
 from app.services.selection import CheckParams
 
-__all__ = ["PARALLEL_FROM", "check_in_workers", "check_one", "jobs_for", "shared_database"]
+__all__ = [
+    "PARALLEL_FROM",
+    "check_in_workers",
+    "check_one",
+    "compile_threads_for",
+    "jobs_for",
+    "shared_database",
+]
 
 # below this many theorems one process is faster: each worker first spends seconds
 # importing JAX and loading the declarations
@@ -83,16 +93,25 @@ def shared_database(url: str) -> bool:
     return database not in ("", ":memory:") and parsed.query.get("mode") != "memory"
 
 
-def _start_worker(database_url: str, jax_cache_dir: str | None) -> None:
+def compile_threads_for(jobs: int) -> int:
+    """XLA compilation threads for each of `jobs` workers: the cores they share, divided
+    among them (at least one). More would not compile faster on cores the other workers
+    keep busy, and each compilation in flight holds its own memory."""
+    return max(1, (os.cpu_count() or 1) // max(1, jobs))
+
+
+def _start_worker(database_url: str, jax_cache_dir: str | None, compile_threads: int) -> None:
     from sqlalchemy import create_engine
     from sqlalchemy.orm import Session
 
     import checkers
     from app import crud
     from checkers.jaxsetup import configure_compilation_cache
+    from checkers.programs import set_compile_threads
 
     if jax_cache_dir is not None:
         configure_compilation_cache(jax_cache_dir)
+    set_compile_threads(compile_threads)
     engine = create_engine(database_url)
     with Session(engine) as session:
         records = crud.current_declaration_records(session)
@@ -147,7 +166,11 @@ def release_freed_memory() -> None:
 
 
 def _worker_main(
-    conn: Connection, database_url: str, jax_cache_dir: str | None, limits: tuple[int, int]
+    conn: Connection,
+    database_url: str,
+    jax_cache_dir: str | None,
+    limits: tuple[int, int],
+    compile_threads: int,
 ) -> None:
     """A worker process: checks the chunks the parent sends, one at a time, and answers
     each with (results, names left unchecked, whether it retires). It retires, ending
@@ -156,7 +179,7 @@ def _worker_main(
     from checkers.programs import clear_program_cache
 
     theorems, memory_mb = limits
-    _start_worker(database_url, jax_cache_dir)
+    _start_worker(database_url, jax_cache_dir, compile_threads)
     backend, env = _WORKER["backend"], _WORKER["env"]
     done = 0
     trimmed = own_memory_mb() or 0  # the resident set after the last trim
@@ -244,7 +267,13 @@ class Workers:
         limits = (WORKER_THEOREMS, WORKER_MEMORY_MB)
         process = self._context.Process(
             target=_worker_main,
-            args=(child, self.database_url, self.jax_cache_dir, limits),
+            args=(
+                child,
+                self.database_url,
+                self.jax_cache_dir,
+                limits,
+                compile_threads_for(self.jobs),
+            ),
             daemon=True,
         )
         process.start()

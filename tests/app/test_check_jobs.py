@@ -12,7 +12,12 @@ from app import models
 from app.services import parallel
 from app.services.checks import CheckParams, run_checks
 from app.services.ingest import ingest_paths
-from app.services.parallel import PARALLEL_FROM, jobs_for, shared_database
+from app.services.parallel import (
+    PARALLEL_FROM,
+    compile_threads_for,
+    jobs_for,
+    shared_database,
+)
 from app.services.selection import select_theorems
 
 pytest.importorskip("checkers.result")
@@ -26,6 +31,13 @@ def test_jobs_for_large_selections_only(monkeypatch):
     assert jobs_for(None, PARALLEL_FROM - 1) == 1
     assert jobs_for(None, PARALLEL_FROM) == 4  # one per core, at most 4
     assert jobs_for(3, 5) == 3 and jobs_for(1, 10_000) == 1
+
+
+def test_workers_share_the_cores_for_compiling(monkeypatch):
+    monkeypatch.setattr("os.cpu_count", lambda: 8)
+    assert [compile_threads_for(j) for j in (1, 2, 3, 4, 8, 16)] == [8, 4, 2, 2, 1, 1]
+    monkeypatch.setattr("os.cpu_count", lambda: None)
+    assert compile_threads_for(2) == 1
 
 
 def test_in_memory_sqlite_is_never_shared_with_workers():

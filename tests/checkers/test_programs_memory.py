@@ -8,6 +8,7 @@ from typing import Any
 
 import jax.numpy as jnp
 import numpy as np
+import pytest
 
 from checkers import interpreted, programs
 from checkers.core import InputSpec
@@ -84,3 +85,22 @@ def test_the_interpreter_bounds_one_trial_and_runs_a_batch_a_few_trials_at_a_tim
     # and so is a trial whose values at once pass the byte bound
     monkeypatch.setattr(interpreted, "INTERPRET_MAX_TRIAL_BYTES", 512 * 512 * 8 - 1)
     assert _interpreted(512, 1) is None
+
+
+def test_compilations_run_on_the_threads_set_for_the_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(programs, "_COMPILE_THREADS", None)
+    monkeypatch.setattr(programs, "_POOL", None)
+    monkeypatch.setattr("os.cpu_count", lambda: 8)
+    assert programs.compile_workers() == 4  # one per core, at most 4
+    first = programs._pool()
+    assert first._max_workers == 4
+    programs.set_compile_threads(1)
+    assert programs.compile_workers() == 1
+    second = programs._pool()
+    assert second is not first and second._max_workers == 1
+    assert first._shutdown  # the old pool takes no more work
+    second.shutdown()
+    with pytest.raises(ValueError, match="at least 1"):
+        programs.set_compile_threads(0)

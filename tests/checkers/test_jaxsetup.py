@@ -30,6 +30,17 @@ def _python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environ)
 
 
+def _theorem(binders: str, statement: str) -> Declaration:
+    """The theorem Proofs.t of these binders and statement."""
+    return Declaration(
+        name="Proofs.t",
+        kind="theorem",
+        module="Proofs.Test",
+        binders=binders,
+        statement=statement,
+    )
+
+
 def test_enable_float64_on_import():
     assert jax.config.jax_enable_x64
 
@@ -116,15 +127,7 @@ def test_check_leaves_trace_cache_bounded(monkeypatch):
     monkeypatch.setattr(jaxsetup, "MAX_TRACED_JAXPRS", 3)
     _trace_at_shapes(8)
     env = Environment.from_declarations(
-        [
-            Declaration(
-                name="Proofs.t",
-                kind="theorem",
-                module="Proofs.Test",
-                binders="(n : ℕ) (x : Fin n → ℝ)",
-                statement="∑ i, x i * 2 = 2 * ∑ i, x i",
-            )
-        ]
+        [_theorem("(n : ℕ) (x : Fin n → ℝ)", "∑ i, x i * 2 = 2 * ∑ i, x i")]
     )
     result = check("Proofs.t", env, trials=8)
     assert result.status == "pass", result.reason
@@ -132,12 +135,8 @@ def test_check_leaves_trace_cache_bounded(monkeypatch):
 
 
 def test_check_results_same_with_and_without_emptying_trace_cache(monkeypatch):
-    decl = Declaration(
-        name="Proofs.t",
-        kind="theorem",
-        module="Proofs.Test",
-        binders="(n : ℕ) (x y : Fin n → ℝ)",
-        statement="∑ i, (x i + y i) * x i = ∑ i, x i * x i + ∑ i, y i * x i",
+    decl = _theorem(
+        "(n : ℕ) (x y : Fin n → ℝ)", "∑ i, (x i + y i) * x i = ∑ i, x i * x i + ∑ i, y i * x i"
     )
 
     def results() -> list[dict]:
@@ -180,17 +179,7 @@ def test_a_trace_an_exception_ended_is_released():
 
 
 def test_every_check_and_derivation_releases_abandoned_traces():
-    env = Environment.from_declarations(
-        [
-            Declaration(
-                name="Proofs.t",
-                kind="theorem",
-                module="Proofs.Test",
-                binders="(x : ℝ)",
-                statement="x + 1 = 1 + x",
-            )
-        ]
-    )
+    env = Environment.from_declarations([_theorem("(x : ℝ)", "x + 1 = 1 + x")])
     tracer = _abandoned_trace()
     env.resolve("Proofs.t")
     gc.collect()

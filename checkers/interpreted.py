@@ -114,11 +114,11 @@ def _kept_dry_run(checker: Any, dims: Mapping[str, int]) -> Any | None:
     return kept[1] if kept is not None and kept[0] is checker else None
 
 
-def drop_dry_runs(name: str | None = None) -> None:
-    """Forget the kept dry runs of the theorem `name` (every one without it): the check
-    they were kept for is over, and one it did not run (another seed) never will be."""
+def drop_dry_runs(name: str) -> None:
+    """Forget the kept dry runs of the theorem `name`: the check they were kept for is
+    over, and one it did not run (another seed) never will be."""
     with _DRY_RUNS_LOCK:
-        for key in [k for k, kept in _DRY_RUNS.items() if name in (None, kept[0].name)]:
+        for key in [k for k, kept in _DRY_RUNS.items() if kept[0].name == name]:
             del _DRY_RUNS[key]
 
 

@@ -151,7 +151,7 @@ def lower(
     checker: Any, dims: dict[str, int], dtype: str, specs: Mapping[str, InputSpec], batch: int
 ) -> Any:
     """Trace and lower the vmapped checker function in `dtype`, taking float64 inputs."""
-    one = trial_function(checker, dims, dtype, specs)
+    one = trial_function(checker, dims, dtype, specs, compiled=True)
     abstract = {
         n: jax.ShapeDtypeStruct((batch, *s.shape), input_dtype(s)) for n, s in specs.items()
     }

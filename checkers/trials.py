@@ -35,16 +35,22 @@ def input_dtype(spec: InputSpec) -> Any:
 
 
 def trial_function(
-    checker: Any, dims: dict[str, int], dtype: str, specs: Mapping[str, InputSpec]
+    checker: Any,
+    dims: dict[str, int],
+    dtype: str,
+    specs: Mapping[str, InputSpec],
+    *,
+    compiled: bool = False,
 ) -> Callable[[dict[str, Any], Any], tuple[Any, ...]]:
-    """One trial's (lhs, rhs, scale, underflow, held) in `dtype`, from float64 inputs."""
+    """One trial's (lhs, rhs, scale, underflow, held) in `dtype`, from float64 inputs;
+    `compiled`: for XLA to compile, not for NumPy to interpret (checkers/interpreted.py)."""
     target = numpy_dtype(dtype)
     # a function may return (lhs, rhs, {"scale": .., "underflow": ..}): the magnitude of
     # the terms the sides were computed from, and whether a value underflowed (see
     # checkers/tolerance.py); a derived checker gives them through `build_measured`
     build_measured = getattr(checker, "build_measured", None)
     if callable(build_measured):
-        fn = build_measured(dict(dims), target)
+        fn = build_measured(dict(dims), target, together=not compiled)
     else:
         fn = checker.build(dict(dims), target)
     # optional: whether the checker's per-trial hypotheses hold (a third output, 1.0 or 0.0)
@@ -65,14 +71,25 @@ def trial_function(
                 "the checker's function must return (lhs, rhs) or (lhs, rhs, measures), "
                 f"got {out!r}"
             )
-        sides = (jnp.asarray(out[0]).astype(jnp.float64), jnp.asarray(out[1]).astype(jnp.float64))
+        sides = (_float64(out[0]), _float64(out[1]))
         extra = out[2] if len(out) == 3 else {}
-        scale = jnp.asarray(extra.get("scale", 0.0)).astype(jnp.float64).reshape(())
-        under = jnp.asarray(extra.get("underflow", False)).astype(jnp.float64).reshape(())
+        scale = _scalar64(extra.get("scale", 0.0))
+        under = _scalar64(extra.get("underflow", False))
         held = jnp.ones((), jnp.float64) if holds is None else holds(inputs)
-        return (*sides, scale, under, jnp.asarray(held).astype(jnp.float64).reshape(()))
+        return (*sides, scale, under, _scalar64(held))
 
     return one
+
+
+def _float64(x: Any) -> Any:
+    # a traced conversion or reshape to what a value already is is still an operation
+    x = jnp.asarray(x)
+    return x if x.dtype == jnp.float64 else x.astype(jnp.float64)
+
+
+def _scalar64(x: Any) -> Any:
+    x = _float64(x)
+    return x if x.shape == () else x.reshape(())
 
 
 def same_sides(shapes: list[tuple[int, ...]]) -> None:

@@ -296,15 +296,16 @@ class DerivedChecker:
         return lhs, rhs
 
     def build_measured(
-        self, dims: Mapping[str, int], dtype: Any
+        self, dims: Mapping[str, int], dtype: Any, *, together: bool = True
     ) -> Callable[[dict[str, Any]], Any]:
-        """One trial's (lhs, rhs, {"scale": .., "underflow": ..}) (measure.py)."""
+        """One trial's (lhs, rhs, {"scale": .., "underflow": ..}) (measure.py); `together`:
+        the operands are measured together (for NumPy), else one by one (for XLA)."""
         dims = {k: int(v) for k, v in dims.items()}
         dt = jnp.dtype(dtype)
         self._types(dims)
 
         def fn(inputs: dict[str, Any]) -> tuple[Any, Any, dict[str, Any]]:
-            meter = Meter(underflow=self.statement.op in ("<", ">", "≠"))
+            meter = Meter(underflow=self.statement.op in ("<", ">", "≠"), together=together)
             ev = Evaluator(self.semantics, Ctx(dtype=dt, int_dtype=jnp.int64, meter=meter))
             lhs, rhs = self._sides(ev, self._inputs_env(dims, inputs, dt))
             shape = jnp.broadcast_shapes(lhs.shape, rhs.shape)

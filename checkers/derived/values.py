@@ -429,7 +429,8 @@ def expand(x: Arr, axes: tuple[Axis, ...], ndom: int, dtype: Any = None, logs: b
         shape += [s.n for s in x.dom]
     else:
         shape += [1] * ndom
-    return xp.reshape(d, shape)
+    # a traced reshape to the shape it has is still an operation to trace and run
+    return d if tuple(np.shape(d)) == tuple(shape) else xp.reshape(d, shape)
 
 
 def broadcast_to_axes(x: Arr, axes: tuple[Axis, ...]) -> Arr:

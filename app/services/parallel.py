@@ -4,9 +4,12 @@ A check is CPU-bound Python and JAX tracing, one core's worth; a run over a larg
 selection is spread over worker processes, each of which loads the checkers and
 the declarations once (from the same database, read only) and checks chunks of
 theorems in turn. The process that owns the run records every result as it
-arrives, so the database has one writer. Workers are started with `spawn` (JAX
-does not survive `fork`), which costs each of them a few seconds of start-up:
-`jobs_for` uses them only for selections large enough to repay it.
+arrives, so the database has one writer. Workers are forked from a template
+process of the run that has imported JAX and the checkers without starting JAX's
+runtime (forked.py; JAX does not survive a fork once started), or, where this
+system cannot fork so, started with `spawn`, which costs each of them seconds of
+imports. Either way a worker costs start-up: `jobs_for` uses them only for
+selections large enough to repay it.
 
 Each result is what the same check gives in one process: a check depends on the
 theorem, its declarations and the run's parameters, not on what the process
@@ -45,6 +48,7 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any
 
+from app.services.forked import ForkedProcess, Template, TemplateLost, forking_supported
 from app.services.recording import error_payload
 from app.services.selection import CheckParams
 
@@ -68,8 +72,6 @@ WORKER_THEOREMS = 512
 # after a theorem that left the worker this many MB larger than its last trim, the C
 # heap's free pages are handed back to the system (`release_freed_memory`)
 TRIM_GROWTH_MB = 50
-
-_WORKER: dict[str, Any] = {}
 
 
 def jobs_for(requested: int | None, selected: int) -> int:
@@ -100,24 +102,42 @@ def compile_threads_for(jobs: int) -> int:
     return max(1, (os.cpu_count() or 1) // max(1, jobs))
 
 
-def _start_worker(database_url: str, jax_cache_dir: str | None, compile_threads: int) -> None:
+def _load(database_url: str) -> tuple[Any, Any]:
+    """The checkers and an environment of the declarations at `database_url`."""
     from sqlalchemy import create_engine
     from sqlalchemy.orm import Session
 
     import checkers
     from app import crud
+
+    engine = create_engine(database_url)
+    with Session(engine) as session:
+        env = checkers.Environment.from_declarations(crud.current_declaration_records(session))
+    engine.dispose()
+    return checkers, env
+
+
+def _load_template() -> None:
+    """What every forked worker starts with: the modules a check imports. (Not the
+    declarations: a worker reads what it uses of them, and Python's reference counts
+    would copy every page of them the template holds into each worker anyway.)"""
+    import sqlalchemy.orm  # noqa: F401
+
+    import app.crud  # noqa: F401
+    import checkers
+    from checkers.environment import load_derive_hook
+
+    load_derive_hook()  # imports the derived checkers and their vocabulary plugins
+    assert checkers.Environment is not None
+
+
+def _configure(jax_cache_dir: str | None, compile_threads: int) -> None:
     from checkers.jaxsetup import configure_compilation_cache
     from checkers.programs import set_compile_threads
 
     if jax_cache_dir is not None:
         configure_compilation_cache(jax_cache_dir)
     set_compile_threads(compile_threads)
-    engine = create_engine(database_url)
-    with Session(engine) as session:
-        records = crud.current_declaration_records(session)
-        _WORKER["env"] = checkers.Environment.from_declarations(records)
-    engine.dispose()
-    _WORKER["backend"] = checkers
 
 
 def check_one(backend: Any, env: Any, name: str, params: CheckParams) -> dict[str, Any]:
@@ -172,15 +192,32 @@ def _worker_main(
     limits: tuple[int, int],
     compile_threads: int,
 ) -> None:
-    """A worker process: checks the chunks the parent sends, one at a time, and answers
-    each with (results, names left unchecked, whether it retires). It retires, ending
-    the chunk early, once it has checked `limits[0]` theorems or holds more than
-    `limits[1]` MB."""
+    """A worker process started afresh: loads the checkers and the declarations, then
+    `_serve`s."""
+    _configure(jax_cache_dir, compile_threads)
+    _serve(conn, *_load(database_url), limits)
+
+
+def _forked_main(
+    conn: Connection,
+    loaded: None,
+    database_url: str,
+    jax_cache_dir: str | None,
+    limits: tuple[int, int],
+    compile_threads: int,
+) -> None:
+    """A worker forked from the template (forked.py), which imported what it needs."""
+    _configure(jax_cache_dir, compile_threads)
+    _serve(conn, *_load(database_url), limits)
+
+
+def _serve(conn: Connection, backend: Any, env: Any, limits: tuple[int, int]) -> None:
+    """Check the chunks the parent sends, one at a time, and answer each with (results,
+    names left unchecked, whether the worker retires). It retires, ending the chunk
+    early, once it has checked `limits[0]` theorems or holds more than `limits[1]` MB."""
     from checkers.programs import clear_program_cache
 
     theorems, memory_mb = limits
-    _start_worker(database_url, jax_cache_dir, compile_threads)
-    backend, env = _WORKER["backend"], _WORKER["env"]
     done = 0
     trimmed = own_memory_mb() or 0  # the resident set after the last trim
     while True:
@@ -211,7 +248,7 @@ def _worker_main(
 
 @dataclass
 class _Worker:
-    process: BaseProcess
+    process: BaseProcess | ForkedProcess
     conn: Connection
     chunk: list[str] | None = None
 
@@ -253,35 +290,57 @@ def check_in_workers(
 
 
 class Workers:
-    """Up to `jobs` worker processes at a time; `started` counts those started."""
+    """Up to `jobs` worker processes at a time, forked from a template process of the
+    run (forked.py) where this system allows, else started afresh; `started` counts
+    those started, `forked` those of them forked."""
 
-    def __init__(self, jobs: int, database_url: str, jax_cache_dir: str | None) -> None:
+    def __init__(
+        self, jobs: int, database_url: str, jax_cache_dir: str | None, *, fork: bool = True
+    ) -> None:
         self.jobs = jobs
         self.database_url = database_url
         self.jax_cache_dir = jax_cache_dir
-        self.started = 0
+        self.started = self.forked = 0
         self._context = get_context("spawn")
+        self._fork = fork and forking_supported()
+        self._template: Template | None = None
 
     def _start(self, chunk: list[str], params_json: dict[str, Any]) -> _Worker:
-        parent, child = self._context.Pipe()
         limits = (WORKER_THEOREMS, WORKER_MEMORY_MB)
-        process = self._context.Process(
-            target=_worker_main,
-            args=(
-                child,
-                self.database_url,
-                self.jax_cache_dir,
-                limits,
-                compile_threads_for(self.jobs),
-            ),
-            daemon=True,
-        )
-        process.start()
-        child.close()
+        args = (self.jax_cache_dir, limits, compile_threads_for(self.jobs))
+        worker = self._forked(args) if self._fork else None
+        if worker is None:
+            parent, child = self._context.Pipe()
+            process = self._context.Process(
+                target=_worker_main, args=(child, self.database_url, *args), daemon=True
+            )
+            process.start()
+            child.close()
+            worker = _Worker(process, parent)
         self.started += 1
-        worker = _Worker(process, parent)
         worker.give(chunk, params_json)
         return worker
+
+    def _forked(self, args: tuple[Any, ...]) -> _Worker | None:
+        """A worker forked from the template (started on first use), or None where it
+        cannot fork: then this run's workers are started afresh."""
+        if self._template is None:
+            self._template = Template(self._context, _load_template)
+        try:
+            process, conn = self._template.fork(
+                self._context, _forked_main, self.database_url, *args
+            )
+        except TemplateLost:
+            self._fork = False
+            self._close_template()
+            return None
+        self.forked += 1
+        return _Worker(process, conn)
+
+    def _close_template(self) -> None:
+        if self._template is not None:
+            self._template.close()
+            self._template = None
 
     def check(self, names: Sequence[str], params: CheckParams) -> Iterator[dict[str, Any]]:
         todo = deque(_chunks(names, self.jobs))
@@ -317,6 +376,7 @@ class Workers:
             for worker in workers:
                 worker.give(None, params_json)
                 worker.end()
+            self._close_template()
 
 
 def _answer(worker: _Worker) -> tuple[list[dict[str, Any]], list[str], bool] | None:

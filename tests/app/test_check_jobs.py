@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import signal
+from multiprocessing import get_context
 from pathlib import Path
 
 import pytest
@@ -11,6 +14,7 @@ from sqlalchemy.orm import Session
 from app import models
 from app.services import parallel
 from app.services.checks import CheckParams, run_checks
+from app.services.forked import Template, TemplateLost, forking_supported
 from app.services.ingest import ingest_paths
 from app.services.parallel import (
     PARALLEL_FROM,
@@ -154,3 +158,73 @@ def test_freed_heap_memory_is_handed_back_to_the_system() -> None:
     assert held is not None and after is not None
     assert after <= held - 150, (held, after)  # of the 252 MB freed
     assert all(float(b[0]) == 1.0 for b in kept)  # what is alive stays
+
+
+def test_workers_are_forked_from_a_template_and_give_the_results_of_one_process(
+    session: Session, monkeypatch
+) -> None:
+    if not forking_supported():
+        pytest.skip("no os.fork or pidfds here: workers are started afresh")
+    names = _examples(session)
+    params = CheckParams(trials=8, seed=5)
+    here = run_checks(session, params=params, jobs=1)
+    monkeypatch.setattr(parallel, "WORKER_THEOREMS", 3)  # many workers, one template
+    for fork in (True, False):
+        workers = parallel.Workers(2, _database_url(session), None, fork=fork)
+        got = {p["name"]: p for p in workers.check(names, params)}
+        assert workers.started >= len(names) // 3
+        assert workers.forked == (workers.started if fork else 0)
+        assert [[got[r["name"]][k] for k in COMPARED] for r in here.results] == [
+            [r[k] for k in COMPARED] for r in here.results
+        ]
+
+
+def _load_nothing() -> str:
+    return "loaded"
+
+
+def _load_and_start_jax() -> str:
+    import jax.numpy as jnp
+
+    return str(jnp.ones(2).sum())  # JAX's runtime now runs in the template
+
+
+def _answer_loaded(conn, loaded, extra) -> None:
+    conn.send((loaded, extra, os.getppid()))
+    conn.recv()  # until the run says stop
+
+
+def _die(conn, loaded) -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_forked_worker_starts_with_what_the_template_loaded() -> None:
+    if not forking_supported():
+        pytest.skip("no os.fork or pidfds here")
+    ctx = get_context("spawn")
+    template = Template(ctx, _load_nothing)
+    try:
+        process, conn = template.fork(ctx, _answer_loaded, 7)
+        assert conn.recv() == ("loaded", 7, template.process.pid)
+        assert process.is_alive() and process.exitcode is None
+        conn.send(None)
+        process.join(timeout=10)
+        assert not process.is_alive() and process.exitcode == 0
+        # a worker killed: its exit code says by which signal, as multiprocessing's do
+        dead, _ = template.fork(ctx, _die)
+        dead.join(timeout=10)
+        assert dead.exitcode == -signal.SIGKILL
+    finally:
+        template.close()
+
+
+def test_a_template_that_started_jax_does_not_fork() -> None:
+    if not forking_supported():
+        pytest.skip("no os.fork or pidfds here")
+    ctx = get_context("spawn")
+    template = Template(ctx, _load_and_start_jax)
+    try:
+        with pytest.raises(TemplateLost, match="started JAX's runtime"):
+            template.fork(ctx, _answer_loaded, 0)
+    finally:
+        template.close()

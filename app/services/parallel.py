@@ -124,11 +124,10 @@ def _load_template() -> None:
     import sqlalchemy.orm  # noqa: F401
 
     import app.crud  # noqa: F401
-    import checkers
+    import checkers  # noqa: F401
     from checkers.environment import load_derive_hook
 
     load_derive_hook()  # imports the derived checkers and their vocabulary plugins
-    assert checkers.Environment is not None
 
 
 def _configure(jax_cache_dir: str | None, compile_threads: int) -> None:
@@ -198,17 +197,9 @@ def _worker_main(
     _serve(conn, *_load(database_url), limits)
 
 
-def _forked_main(
-    conn: Connection,
-    loaded: None,
-    database_url: str,
-    jax_cache_dir: str | None,
-    limits: tuple[int, int],
-    compile_threads: int,
-) -> None:
-    """A worker forked from the template (forked.py), which imported what it needs."""
-    _configure(jax_cache_dir, compile_threads)
-    _serve(conn, *_load(database_url), limits)
+def _forked_main(conn: Connection, _loaded: None, *args: Any) -> None:
+    """A worker forked from the template (forked.py): `_worker_main`, its imports done."""
+    _worker_main(conn, *args)
 
 
 def _serve(conn: Connection, backend: Any, env: Any, limits: tuple[int, int]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+from contextlib import contextmanager
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -198,12 +199,20 @@ def _die(conn, loaded) -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
-def test_a_forked_worker_starts_with_what_the_template_loaded() -> None:
+@contextmanager
+def _template(load):
     if not forking_supported():
         pytest.skip("no os.fork or pidfds here")
     ctx = get_context("spawn")
-    template = Template(ctx, _load_nothing)
+    template = Template(ctx, load)
     try:
+        yield ctx, template
+    finally:
+        template.close()
+
+
+def test_a_forked_worker_starts_with_what_the_template_loaded() -> None:
+    with _template(_load_nothing) as (ctx, template):
         process, conn = template.fork(ctx, _answer_loaded, 7)
         assert conn.recv() == ("loaded", 7, template.process.pid)
         assert process.is_alive() and process.exitcode is None
@@ -214,17 +223,9 @@ def test_a_forked_worker_starts_with_what_the_template_loaded() -> None:
         dead, _ = template.fork(ctx, _die)
         dead.join(timeout=10)
         assert dead.exitcode == -signal.SIGKILL
-    finally:
-        template.close()
 
 
 def test_a_template_that_started_jax_does_not_fork() -> None:
-    if not forking_supported():
-        pytest.skip("no os.fork or pidfds here")
-    ctx = get_context("spawn")
-    template = Template(ctx, _load_and_start_jax)
-    try:
+    with _template(_load_and_start_jax) as (ctx, template):
         with pytest.raises(TemplateLost, match="started JAX's runtime"):
             template.fork(ctx, _answer_loaded, 0)
-    finally:
-        template.close()

@@ -24,7 +24,7 @@ is read, or sooner once it holds `PENDING_ELEMENTS` entries a trial or
 measured one by one, each adds five operations to trace and to interpret, more
 than the addition itself. The maximum is the same either way (it is exact). In a
 program XLA compiles they are measured one by one: the concatenations made XLA take
-1.6-1.8 times as long to compile a whole network's programs
+1.4-2.0 times as long to compile a whole network's programs
 (`mobilenetv2FwdGraph_faithful`), and XLA fuses each measure into the operation that
 made its operand anyway.
 

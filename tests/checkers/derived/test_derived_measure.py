@@ -83,6 +83,13 @@ def test_what_waits_to_be_measured_is_bounded():
 
 
 def test_a_host_constant_adds_no_operation():
+    def fn(x):
+        meter = Meter(together=True)
+        meter.operands(np.array([3.0, -np.inf, -4.0]))  # measured by NumPy, not traced
+        assert not meter._pending and isinstance(meter._scales[0], np.ndarray | np.generic)
+        return x
+
+    assert jax.make_jaxpr(fn)(np.ones(2)).jaxpr.eqns == []
     meter = Meter(together=True)
     meter.operands(np.array([3.0, -np.inf, -4.0]))
     assert float(meter.scale()) == 4.0

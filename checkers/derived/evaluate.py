@@ -28,6 +28,7 @@ from checkers.derived.equations import Deferred
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.forms import Forms, lambda_params
 from checkers.derived.host import Env
+from checkers.derived.memo import Applications
 from checkers.derived.notation import cdot_function
 from checkers.derived.numerals import Numeral
 from checkers.derived.operators import Operators
@@ -100,6 +101,9 @@ class Evaluator(Operators, Forms, Patterns):
         self.probe = probe
         self.depth = 0
         self.unfoldings = 0
+        # each application's value, computed once in this trace (memo.py); not while a
+        # probe watches every evaluation
+        self.applications = Applications() if probe is None else None
         # why a definition's implicit dimension was left to its body (see `Unsolved`), to
         # explain a value that stayed a function for want of it
         self.unsolved: str | None = None
@@ -112,6 +116,18 @@ class Evaluator(Operators, Forms, Patterns):
             )
 
     def eval(self, t: S.Term, env: Env, expected: Ty | None = None) -> Any:
+        if isinstance(t, S.App) and self.applications is not None:
+            meter = self.ctx.meter
+            key = self.applications.key(t, env, expected, meter is None or meter.active)
+            if key is not None:
+                got = self.applications.get(key)
+                if got is None:
+                    got = self._evaluate(t, env, expected)
+                    self.applications.put(t, key, got)
+                return got
+        return self._evaluate(t, env, expected)
+
+    def _evaluate(self, t: S.Term, env: Env, expected: Ty | None) -> Any:
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise NotSupported(

@@ -14,6 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from checkers.derived import lax_ops as L
 from checkers.derived.coercion import Ctx, coerce, join_kind, settle
 from checkers.derived.errors import EvalError, UntypedNumeral
 from checkers.derived.measure import note_operands, note_result
@@ -131,15 +132,18 @@ def _arrays(op: str, a: Arr, b: Arr, ctx: Ctx, kind: str, bound: Sz | None) -> A
 
 
 def _real_op(op: str, x: Any, y: Any) -> Any:
-    if op == "+":
-        return x + y
-    if op == "-":
-        return x - y
-    if op == "*":
-        return x * y
+    if op in ("+", "-", "*"):
+        return _plain_op(op, x, y)
     if op == "/":
         return real_div(x, y)
     raise EvalError(f"operator {op} on ℝ")
+
+
+def _plain_op(op: str, x: Any, y: Any) -> Any:
+    """x op y on host constants (NumPy) or arrays of the program (lax_ops)."""
+    if xp_of(x, y) is np:
+        return x + y if op == "+" else x - y if op == "-" else x * y
+    return L.binary(op, x, y)
 
 
 def _nat_op(op: str, x: Any, y: Any) -> Any:

@@ -20,6 +20,8 @@ from typing import Any
 import jax.numpy as jnp
 import numpy as np
 
+from checkers.derived import lax_ops as L
+
 
 def xp_of(*arrays: Any) -> Any:
     """numpy when every operand is a host constant (or a Python number), else jax.numpy."""
@@ -32,16 +34,24 @@ def xp_of(*arrays: Any) -> Any:
 
 def real_div(a: Any, b: Any) -> Any:
     xp = xp_of(a, b)  # host constants: IEEE division is the same in NumPy
-    zero = b == 0
-    out = xp.where(zero, 0.0, a / xp.where(zero, 1.0, b))
-    return out.astype(np.result_type(a, b)) if xp is np else out
+    if xp is np:
+        zero = b == 0
+        out = np.where(zero, 0.0, a / np.where(zero, 1.0, b))
+        return out.astype(np.result_type(a, b))
+    zero = L.compare_scalar("==", b, 0)
+    quotient = L.binary("/", a, L.where_scalar(zero, b, 1.0, scalar_first=True))
+    return L.where_scalar(zero, quotient, 0.0, scalar_first=True)
 
 
 def real_inv(a: Any) -> Any:
     xp = xp_of(a)
-    zero = a == 0
-    out = xp.where(zero, 0.0, 1.0 / xp.where(zero, 1.0, a))
-    return out.astype(np.asarray(a).dtype) if xp is np else out
+    if xp is np:
+        zero = a == 0
+        out = np.where(zero, 0.0, 1.0 / np.where(zero, 1.0, a))
+        return out.astype(np.asarray(a).dtype)
+    zero = L.compare_scalar("==", a, 0)
+    inverse = jnp.true_divide(1.0, L.where_scalar(zero, a, 1.0, scalar_first=True))
+    return L.where_scalar(zero, inverse, 0.0, scalar_first=True)
 
 
 def real_sqrt(a: Any) -> Any:

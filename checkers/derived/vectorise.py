@@ -13,6 +13,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+from jax import lax
 
 from checkers.derived.coercion import Ctx, coerce
 from checkers.derived.errors import EvalError, NotSupported
@@ -77,14 +78,30 @@ def index(f: Arr, i: Arr, ctx: Ctx) -> Arr:
         f"indexing a {f.describe()}",
     )
 
-    def take(a: Any, b: Any) -> Any:
-        return jnp.take(a, b, axis=pos, mode="clip")
-
-    g: Callable[..., Any] = take
-    for _ in common:
-        g = jax.vmap(g)
-    data = g(fd, idx)
+    data = _take(fd, idx, len(common), pos)
     return Arr(data, f.kind, tuple(common + only_f + only_i), f.dom[1:], f.bound, log=f.log)
+
+
+def _take(data: Any, idx: Any, batch: int, pos: int) -> Any:
+    """`jnp.take(d, i, axis=pos, mode="clip")` mapped over the first `batch` axes of both
+    `data` (C…, F…, n, R…) and `idx` (C…, I…), giving (C…, F…, I…, R…): the one gather
+    `jax.vmap` of `jnp.take` stages (the same operation, clamped indices included), bound
+    directly, which costs a tenth of the trace time."""
+    c, f = batch, pos
+    i = idx.ndim - c
+    r = data.ndim - c - f - 1
+    starts = lax.broadcast_in_dim(idx, tuple(idx.shape) + (1,), tuple(range(idx.ndim)))
+    numbers = lax.GatherDimensionNumbers(
+        offset_dims=tuple(range(c, c + f)) + tuple(range(c + f + i, c + f + i + r)),
+        collapsed_slice_dims=(c + f,),
+        start_index_map=(c + f,),
+        operand_batching_dims=tuple(range(c)),
+        start_indices_batching_dims=tuple(range(c)),
+    )
+    sizes = (1,) * c + tuple(data.shape[c : c + f]) + (1,) + tuple(data.shape[c + f + 1 :])
+    return lax.gather(
+        data, starts, numbers, sizes, mode=lax.GatherScatterMode.CLIP, fill_value=None
+    )
 
 
 def call_vectorised(

@@ -18,6 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 import scipy.special
 
+from checkers.derived import lax_ops as L
 from checkers.derived import total as T
 from checkers.derived.coercion import coerce, nat_constant
 from checkers.derived.errors import EvalError, NotSupported
@@ -109,7 +110,7 @@ def _mat_mul(Am: Any, B: Any) -> Any:
 
 
 def _relu(n: int, x: Any) -> Any:
-    return jnp.where(x > 0, x, 0.0)
+    return L.where_scalar(L.compare_scalar(">", x, 0), x, 0.0)
 
 
 def _softmax(c: int, z: Any) -> Any:

@@ -399,4 +399,5 @@ def select(cond: Arr, a: Arr, b: Arr, ctx: Ctx) -> Arr:
     c = expand(cond, axes, ndom)
     x = expand(a, axes, ndom, dt)
     y = expand(b, axes, ndom, dt)
-    return Arr(xp_of(c, x, y).where(c, x, y), a.kind, axes, a.dom or b.dom, bound=a.bound)
+    data = np.where(c, x, y) if xp_of(c, x, y) is np else L.where(c, x, y)
+    return Arr(data, a.kind, axes, a.dom or b.dom, bound=a.bound)

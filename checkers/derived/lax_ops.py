@@ -64,7 +64,25 @@ def _shape(*xs: Any) -> tuple[int, ...] | None:
 def _to(x: Any, shape: tuple[int, ...]) -> Any:
     if tuple(x.shape) == shape:
         return x
+    if isinstance(x, np.ndarray):
+        return np.broadcast_to(x, shape)  # a host constant stays one
     return lax.broadcast_in_dim(x, shape, tuple(range(len(shape))))
+
+
+def _condition(c: Any) -> Any | None:
+    """A boolean condition as an array (of JAX, or NumPy for a host constant), else None."""
+    if isinstance(c, np.ndarray | np.generic | bool):
+        c = np.asarray(c)
+    elif not isinstance(c, jax.Array):
+        return None
+    return c if c.dtype == np.bool_ else None
+
+
+def filled(shape: tuple[int, ...], value: float, dtype: Any) -> Any:
+    """`lax.full(shape, value, dtype)` as one broadcast of a constant (`lax.full` also
+    stages the conversion of the number to the dtype)."""
+    const = np.asarray(value, dtype)
+    return lax.broadcast_in_dim(const, shape, ()) if shape else const
 
 
 def binary(op: str, x: Any, y: Any) -> Any:
@@ -76,21 +94,42 @@ def binary(op: str, x: Any, y: Any) -> Any:
     return _NUMPY[op](x, y)
 
 
+def where(c: Any, x: Any, y: Any) -> Any:
+    """`jnp.where(c, x, y)`."""
+    if (
+        _float_array(x)
+        and _float_array(y)
+        and x.dtype == y.dtype
+        and isinstance(c, jax.Array)
+        and c.dtype == np.bool_
+    ):
+        shape = _shape(c, x, y)
+        if shape is not None:
+            return lax.select(_to(c, shape), _to(x, shape), _to(y, shape))
+    return jnp.where(c, x, y)
+
+
 def where_scalar(c: Any, x: Any, value: float, *, scalar_first: bool = False) -> Any:
     """`jnp.where(c, x, value)` (or `jnp.where(c, value, x)` with `scalar_first`) for a
     Python number `value` taking x's floating dtype."""
-    if _float_array(x) and isinstance(c, jax.Array) and c.dtype == np.bool_:
+    cond = _condition(c)
+    if _float_array(x) and cond is not None:
+        c = cond
         shape = _shape(c, x)
         if shape is not None:
-            const = lax.full(shape, value, x.dtype)
+            const = filled(shape, value, x.dtype)
             x, c = _to(x, shape), _to(c, shape)
             return lax.select(c, const, x) if scalar_first else lax.select(c, x, const)
     return jnp.where(c, value, x) if scalar_first else jnp.where(c, x, value)
 
 
+def sqrt(x: Any) -> Any:
+    return lax.sqrt(x) if _float_array(x) else jnp.sqrt(x)
+
+
 def compare_scalar(op: str, x: Any, value: float) -> Any:
     """`x == value` / `x > value` for a floating array x and a Python number."""
     if _float_array(x):
-        const = lax.full(tuple(x.shape), value, x.dtype)
+        const = filled(tuple(x.shape), value, x.dtype)
         return lax.eq(x, const) if op == "==" else lax.gt(x, const)
     return x == value if op == "==" else x > value

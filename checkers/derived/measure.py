@@ -46,6 +46,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from checkers.derived.lax_ops import filled
+
 
 def _is_float(x: Any) -> bool:
     return hasattr(x, "dtype") and jnp.issubdtype(x.dtype, jnp.floating)
@@ -85,7 +87,7 @@ def _finite_max(t: Any) -> Any:
     # lax, not jnp: the measures are a large part of a traced program, and jnp's
     # functions would each add a nested jit to trace
     m = lax.abs(t)
-    finite = lax.select(lax.is_finite(m), m, lax.full_like(m, 0.0))
+    finite = lax.select(lax.is_finite(m), m, filled(m.shape, 0.0, m.dtype))
     return lax.reduce_max(finite, tuple(range(finite.ndim))) if finite.ndim else finite
 
 

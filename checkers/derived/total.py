@@ -38,9 +38,14 @@ def real_div(a: Any, b: Any) -> Any:
         zero = b == 0
         out = np.where(zero, 0.0, a / np.where(zero, 1.0, b))
         return out.astype(np.result_type(a, b))
-    zero = L.compare_scalar("==", b, 0)
-    quotient = L.binary("/", a, L.where_scalar(zero, b, 1.0, scalar_first=True))
-    return L.where_scalar(zero, quotient, 0.0, scalar_first=True)
+    if isinstance(b, np.ndarray | np.generic) and np.issubdtype(b.dtype, np.floating):
+        # a constant divisor is guarded on the host: its zeros are known
+        zero = np.asarray(b == 0)
+        safe = np.where(zero, np.asarray(1.0, b.dtype), b)
+    else:
+        zero = L.compare_scalar("==", b, 0)
+        safe = L.where_scalar(zero, b, 1.0, scalar_first=True)
+    return L.where_scalar(zero, L.binary("/", a, safe), 0.0, scalar_first=True)
 
 
 def real_inv(a: Any) -> Any:
@@ -55,8 +60,9 @@ def real_inv(a: Any) -> Any:
 
 
 def real_sqrt(a: Any) -> Any:
-    pos = a > 0
-    return jnp.where(pos, jnp.sqrt(jnp.where(pos, a, 1.0)), 0.0)
+    pos = L.compare_scalar(">", a, 0)
+    root = L.sqrt(L.where_scalar(pos, a, 1.0))
+    return L.where_scalar(pos, root, 0.0)
 
 
 def real_log(a: Any) -> Any:

@@ -13,6 +13,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 from checkers.derived.coercion import Ctx, coerce
@@ -90,7 +91,11 @@ def _take(data: Any, idx: Any, batch: int, pos: int) -> Any:
     c, f = batch, pos
     i = idx.ndim - c
     r = data.ndim - c - f - 1
-    starts = lax.broadcast_in_dim(idx, tuple(idx.shape) + (1,), tuple(range(idx.ndim)))
+    starts: Any
+    if isinstance(idx, np.ndarray):  # a host constant (an index's own values) stays one
+        starts = idx[..., None]
+    else:
+        starts = lax.broadcast_in_dim(idx, tuple(idx.shape) + (1,), tuple(range(idx.ndim)))
     numbers = lax.GatherDimensionNumbers(
         offset_dims=tuple(range(c, c + f)) + tuple(range(c + f + i, c + f + i + r)),
         collapsed_slice_dims=(c + f,),

@@ -16,6 +16,7 @@ so the results are the same.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -86,7 +87,7 @@ def largest_value(jaxpr: Any) -> int:
             most = max(most, largest_value(inner))
         for v in eqn.outvars:
             shape = getattr(v.aval, "shape", None) or ()
-            most = max(most, int(np.prod(shape, dtype=np.int64)))
+            most = max(most, math.prod(shape))
     return most
 
 
@@ -139,7 +140,7 @@ class Steps:
 
         def size(slot: int) -> int:
             shape, dtype = self.checks[slot]
-            return int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+            return math.prod(shape) * dtype.itemsize
 
         live = peak = 0
         for step, gone in zip(self.steps, drop, strict=True):

@@ -99,3 +99,60 @@ def test_real_division_is_total_and_the_same_on_the_host(shape_a, shape_b):
     assert np.asarray(host).flat[0] == 0.0
     inv = jax.jit(T.real_inv)(jnp.asarray(b))
     np.testing.assert_array_equal(np.asarray(inv), T.real_inv(b))
+
+
+@pytest.mark.parametrize("sc,sx,sy", [((3,), (3,), (3,)), ((3, 1), (1, 4), (3, 4)), ((), (), ())])
+def test_where_is_jnp_where(sc, sx, sy):
+    rng = np.random.default_rng(2)
+    c = rng.normal(size=sc) > 0
+    x, y = rng.normal(size=sx), rng.normal(size=sy)
+    want = jax.jit(jnp.where)(c, x, y)
+    got = jax.jit(L.where)(c, x, y)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+    # integers, and a host condition, are left to jax.numpy
+    ints = L.where(jnp.asarray(c), jnp.ones(sx, jnp.int64), jnp.zeros(sy, jnp.int64))
+    np.testing.assert_array_equal(
+        np.asarray(ints), np.where(c, np.ones(sx, int), np.zeros(sy, int))
+    )
+
+
+def test_filled_stages_one_broadcast():
+    eqns = _jaxpr(lambda: L.filled((2, 3), 0.5, jnp.float32)).jaxpr.eqns
+    assert [e.primitive.name for e in eqns] == ["broadcast_in_dim"]
+    value = L.filled((2, 3), 0.5, jnp.float32)
+    assert value.dtype == jnp.float32 and np.all(np.asarray(value) == 0.5)
+    assert L.filled((), 2.0, jnp.float64).shape == ()
+
+
+def test_take_of_a_host_index_stages_only_the_gather():
+    eqns = _jaxpr(lambda a: _take(a, np.array([[0, 2], [1, 1]]), 1, 0), np.ones((2, 3))).jaxpr
+    assert [e.primitive.name for e in eqns.eqns] == ["gather"]
+
+
+@pytest.mark.parametrize("shape_a,shape_b", [((4,), (4,)), ((4, 1), (1, 3)), ((3,), ())])
+def test_division_by_a_host_constant_is_guarded_on_the_host(shape_a, shape_b):
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=shape_a)
+    b = np.asarray(rng.normal(size=shape_b))
+    b.flat[0] = 0.0
+
+    def reference(x):  # the guard as it was written: every step staged
+        zero = b == 0
+        return jnp.where(zero, 0.0, x / jnp.where(zero, 1.0, b))
+
+    want = jax.jit(reference)(a)
+    got = jax.jit(lambda x: T.real_div(x, b))(a)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+    eqns = [e.primitive.name for e in _jaxpr(lambda x: T.real_div(x, b), a).jaxpr.eqns]
+    assert "eq" not in eqns  # the zeros of a constant are not computed in the program
+
+
+def test_real_sqrt_is_lean_s():
+    x = np.array([-4.0, 0.0, 2.25, np.inf])
+    want = jnp.where(x > 0, jnp.sqrt(jnp.where(x > 0, x, 1.0)), 0.0)
+    for arg in (x, jnp.asarray(x)):
+        got = jax.jit(T.real_sqrt)(arg)
+        np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+    assert np.asarray(T.real_sqrt(np.array([-1.0, 9.0]))).tolist() == [0.0, 3.0]

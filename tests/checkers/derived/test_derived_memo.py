@@ -134,14 +134,20 @@ def test_the_scale_is_what_it_was(monkeypatch, together):
     assert with_memo == scale() > 0
 
 
-def test_a_probe_sees_every_evaluation():
-    seen = []
+def test_a_probe_switches_it_off():
+    # a probe records every evaluation (the hypothesis probe), so nothing may be skipped
+    seen: list = []
     ev = evaluator_module.Evaluator(
-        environment(LAYER).shared("derived.semantics", _semantics),
+        environment(DOUBLE, LAYER).shared("derived.semantics", _semantics),
         Ctx(dtype=jnp.float64, meter=Meter()),
         probe=lambda t, v: seen.append(t),
     )
     assert ev.applications is None
+    t = term("double x", ("x",))
+    env = {"x": real([1.0, 2.0])}
+    ev.eval(t, env)
+    ev.eval(t, env)
+    assert sum(1 for u in seen if u is t) == 2  # evaluated, and seen, both times
 
 
 def _semantics(env):

@@ -192,9 +192,14 @@ def _worker_main(
     compile_threads: int,
 ) -> None:
     """A worker process started afresh: loads the checkers and the declarations, then
-    `_serve`s."""
+    `_serve`s, with what it loaded left out of the cyclic collector's walks (a worker's
+    lifetime is bounded: checkers/memory.py)."""
+    from checkers.memory import keep_loaded_objects_uncollected
+
     _configure(jax_cache_dir, compile_threads)
-    _serve(conn, *_load(database_url), limits)
+    loaded = _load(database_url)
+    keep_loaded_objects_uncollected()
+    _serve(conn, *loaded, limits)
 
 
 def _forked_main(conn: Connection, _loaded: None, *args: Any) -> None:

@@ -54,3 +54,43 @@ def test_import_checkers_keeps_large_arrays_mapped():
     # without it glibc raises its threshold to the freed 8 MiB and serves 2 MiB from the heap
     assert _probe("numpy") == "False"
     assert _probe("checkers") == "True"
+
+
+# what `keep_loaded_objects_uncollected` leaves the collector, in a process of its own
+FROZEN = """
+import gc, weakref
+from checkers.memory import OLDEST_GENERATION_THRESHOLD, keep_loaded_objects_uncollected
+
+class Node:
+    pass
+
+loaded = [Node() for _ in range(1000)]
+frozen = keep_loaded_objects_uncollected()
+assert frozen >= 1000, frozen
+assert gc.get_threshold()[2] == OLDEST_GENERATION_THRESHOLD
+tracked = {id(o) for o in gc.get_objects()}
+assert not any(id(o) in tracked for o in loaded)  # out of the collector's walks
+gone = []
+ref = weakref.ref(loaded[0], lambda _: gone.append(True))
+del loaded[0]
+assert gone  # still freed by its reference count
+a, b = Node(), Node()
+a.other, b.other = b, a
+ref = weakref.ref(a)
+del a, b
+gc.collect()
+assert ref() is None  # a cycle made afterwards is still collected
+print("ok")
+"""
+
+
+def test_loaded_objects_are_frozen_and_later_cycles_still_collected() -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", FROZEN],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=120,
+    )
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr

@@ -200,38 +200,45 @@ def execute_run(
         # declarations are never deleted, so a name missing from targets is only a safeguard
         if workers > 1:
             cache = get_settings().jax_cache_dir
-            payloads: Iterator[dict[str, Any]] = check_in_workers(
+            batches: Iterator[list[dict[str, Any]]] = check_in_workers(
                 names,
                 params,
                 jobs=workers,
                 database_url=url,
                 jax_cache_dir=None if cache is None else str(cache),
             )
-        else:
-            payloads = (check_one(backend, env, name, params) for name in names)
+        else:  # each result recorded as soon as it is known
+            batches = ([check_one(backend, env, name, params)] for name in names)
         worker = worker_name(trigger_role(run.trigger))
-        for payload in payloads:
-            payload = payload | {"worker": payload.get("worker") or worker}
-            name = payload["name"]
-            decl_id, rev_id, revision = targets[name]
-            result_id = record_result(
-                session,
-                run_id=run.id,
-                declaration_id=decl_id,
-                revision_id=rev_id,
-                payload=payload,
-            )
-            if decl_id in statuses:
-                tally[statuses[decl_id]] -= 1
-            statuses[decl_id] = payload["status"]
-            tally[payload["status"]] += 1
+        for batch in batches:
+            # a batch (what one worker answered at once) is recorded in one transaction: a
+            # commit per result took the recording process 21 CPU seconds instead of 16
+            # over the upstream tree, taken from the workers checking beside it
+            elements = []
+            for payload in batch:
+                payload = payload | {"worker": payload.get("worker") or worker}
+                name = payload["name"]
+                decl_id, rev_id, revision = targets[name]
+                result_id = record_result(
+                    session,
+                    run_id=run.id,
+                    declaration_id=decl_id,
+                    revision_id=rev_id,
+                    payload=payload,
+                )
+                if decl_id in statuses:
+                    tally[statuses[decl_id]] -= 1
+                statuses[decl_id] = payload["status"]
+                tally[payload["status"]] += 1
+                element = dict(payload) | {"run_id": run.id, "result_id": result_id}
+                element["revision"] = revision
+                elements.append(element)
             _set_counts(run, tally)
             session.commit()
-            element = dict(payload) | {"run_id": run.id, "result_id": result_id}
-            element["revision"] = revision
-            outcome.results.append(element)
-            if on_result is not None:
-                on_result(element)
+            for element in elements:
+                outcome.results.append(element)
+                if on_result is not None:
+                    on_result(element)
         order = {name: k for k, name in enumerate(names)}
         outcome.results.sort(key=lambda e: order[e["name"]])
         run.status = run_status(_count_results(session, run))

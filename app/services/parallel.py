@@ -277,12 +277,13 @@ def check_in_workers(
     jobs: int,
     database_url: str,
     jax_cache_dir: str | None,
-) -> Iterator[dict[str, Any]]:
+) -> Iterator[list[dict[str, Any]]]:
     """The result payload of every theorem in `names`, as the workers finish them (not in
-    order). A worker that retires (see the module) hands back what it had not checked of
-    its chunk and a fresh one takes its place; a worker that dies ends what it was given
-    as `error` payloads, and the others go on."""
-    return Workers(jobs, database_url, jax_cache_dir).check(names, params)
+    order), in batches: one per answer of a worker (`Workers.batches`), so the caller can
+    record each batch at once. A worker that retires (see the module) hands back what it
+    had not checked of its chunk and a fresh one takes its place; a worker that dies ends
+    what it was given as `error` payloads, and the others go on."""
+    return Workers(jobs, database_url, jax_cache_dir).batches(names, params)
 
 
 class Workers:
@@ -339,6 +340,14 @@ class Workers:
             self._template = None
 
     def check(self, names: Sequence[str], params: CheckParams) -> Iterator[dict[str, Any]]:
+        """The result payload of every theorem in `names`, as the workers finish them."""
+        for batch in self.batches(names, params):
+            yield from batch
+
+    def batches(self, names: Sequence[str], params: CheckParams) -> Iterator[list[dict[str, Any]]]:
+        """The result payloads of `names` as the workers answer: each batch is one worker's
+        answer (its chunk, or what it checked of it before retiring) or the `error`
+        payloads of a chunk whose worker died; every name is in exactly one batch."""
         todo = deque(_chunks(names, self.jobs))
         params_json = params.to_json()
         workers: list[_Worker] = []
@@ -361,13 +370,12 @@ class Workers:
                             worker.give(None, params_json)
                             worker.end()
                             workers.remove(worker)
-                        yield from results
+                        yield results
                     else:  # it died: what it was given was not checked
                         worker.end()
                         workers.remove(worker)
                         lost = _WorkerLost(worker.process.exitcode)
-                        for name in worker.chunk or ():
-                            yield error_payload(name, params, lost)
+                        yield [error_payload(name, params, lost) for name in worker.chunk or ()]
         finally:
             for worker in workers:
                 worker.give(None, params_json)

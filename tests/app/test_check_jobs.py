@@ -229,3 +229,39 @@ def test_a_template_that_started_jax_does_not_fork() -> None:
     with _template(_load_and_start_jax) as (ctx, template):
         with pytest.raises(TemplateLost, match="started JAX's runtime"):
             template.fork(ctx, _answer_loaded, 0)
+
+
+def test_workers_answer_in_batches_of_at_most_a_chunk(session: Session, monkeypatch) -> None:
+    names = _examples(session)
+    # chunks of 4 (a selection this small is otherwise given out one theorem at a time)
+    monkeypatch.setattr(
+        parallel, "_chunks", lambda ns, jobs: [list(ns[k : k + 4]) for k in range(0, len(ns), 4)]
+    )
+    workers = parallel.Workers(2, _database_url(session), None)
+    batches = list(workers.batches(names, CheckParams(trials=4, seed=2)))
+    got = [p["name"] for batch in batches for p in batch]
+    assert sorted(got) == sorted(names)  # every name in exactly one batch
+    assert all(1 <= len(batch) <= 4 for batch in batches)
+    assert len(batches) == -(-len(names) // 4)  # one answer a chunk: no worker retired
+
+
+def test_a_batch_is_committed_before_its_results_are_reported(session: Session) -> None:
+    """Each result a run reports (`on_result`) is already in the database, readable by
+    another connection, with the run's counts including it."""
+    names = _examples(session)
+    engine = session.get_bind()
+    seen: list[tuple[str, int, int]] = []
+
+    def on_result(element: dict) -> None:
+        with Session(engine) as other:  # a connection of its own: only committed rows
+            row = other.get(models.Result, element["result_id"])
+            run = other.get(models.Run, element["run_id"])
+            assert row is not None and row.name == element["name"]
+            assert run is not None
+            seen.append((element["name"], run.completed, len(seen) + 1))
+
+    outcome = run_checks(session, params=CheckParams(trials=4, seed=2), jobs=2, on_result=on_result)
+    assert outcome.status == "passed"
+    assert sorted(name for name, _, _ in seen) == sorted(names)
+    # a run's count is committed with its batch: at least every result reported so far
+    assert all(completed >= reported for _, completed, reported in seen)

@@ -33,6 +33,7 @@ inputs they read drawn first.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -323,9 +324,46 @@ def draw_dims(
     widened so that all free dims can differ, all different within a draw
     when possible. Returns at most `draws` draws (fewer when fewer exist).
     Raises DimsError when nothing satisfies the constraints.
+
+    A check asks for the same draws up to three times (the derivation's dry run, its
+    hypothesis probe, the check): the last `_DRAWS_KEPT` answers are kept, and each
+    caller gets dictionaries of its own.
     """
-    fixed = dict(fixed or {})
-    pins = {k: int(v) for k, v in (pinned or {}).items() if k in dim_names and k not in fixed}
+    drawn = _draw_dims(
+        name,
+        int(seed),
+        tuple(dim_names),
+        tuple((fixed or {}).items()),  # in their order: the draws' keys keep it
+        tuple((pinned or {}).items()),
+        tuple(constraints),
+        draws,
+        low,
+        high,
+        tuple((lows or {}).items()),
+    )
+    return [dict(d) for d in drawn]
+
+
+_DRAWS_KEPT = 64
+
+
+@functools.lru_cache(maxsize=_DRAWS_KEPT)
+def _draw_dims(
+    name: str,
+    seed: int,
+    dim_names: tuple[str, ...],
+    fixed_items: tuple[tuple[str, int], ...],
+    pinned_items: tuple[tuple[str, int], ...],
+    constraints: tuple[DimConstraint, ...],
+    draws: int,
+    low: int,
+    high: int,
+    lows_items: tuple[tuple[str, int], ...],
+) -> tuple[dict[str, int], ...]:
+    fixed = dict(fixed_items)
+    lows = dict(lows_items)
+    pinned = dict(pinned_items)
+    pins = {k: int(v) for k, v in pinned.items() if k in dim_names and k not in fixed}
     free = [d for d in dim_names if d not in fixed and d not in pins]
     top = max(high, low + len(free) - 1)
     start = {d: min(low, int((lows or {}).get(d, low))) for d in free}
@@ -344,14 +382,18 @@ def draw_dims(
 
     ranges = [range(start[d], top + 1) for d in free]
     if math.prod(len(r) for r in ranges) <= _ENUMERATION_LIMIT:
-        candidates = [complete(v) for v in itertools.product(*ranges)]
-        candidates = [c for c in candidates if ok(c)]
-        distinct = [c for c in candidates if len({c[d] for d in free}) == len(free)]
-        repeated = [c for c in candidates if len({c[d] for d in free}) != len(free)]
-        order = [distinct[i] for i in rng.permutation(len(distinct))]
-        order += [repeated[i] for i in rng.permutation(len(repeated))]
+        # the free dims' values, in `free`'s order (each at least its start already); a
+        # candidate becomes a draw's dictionary only if it is in the pool
+        combos = list(itertools.product(*ranges))
+        if constraints:
+            combos = [v for v in combos if ok(complete(v))]
+        width = len(free)
+        distinct = [v for v in combos if len(set(v)) == width]
+        repeated = [v for v in combos if len(set(v)) != width]
+        shuffled = [distinct[i] for i in rng.permutation(len(distinct))]
+        shuffled += [repeated[i] for i in rng.permutation(len(repeated))]
         # the candidates are shuffled, so a prefix is as good a pool as all of them
-        pool = order[:_SPREAD_POOL]
+        pool = [complete(v) for v in shuffled[:_SPREAD_POOL]]
         floors = {d: v for d, v in start.items() if v < low}
         n_distinct = min(len(distinct), len(pool))
         chosen = _spread(pool, free, draws, n_distinct=n_distinct, floors=floors)
@@ -375,7 +417,7 @@ def draw_dims(
             f"no dimensions in {where} satisfy {what}"
             + (f" with {_format_dims(given)}" if given else "")
         )
-    return chosen
+    return tuple(chosen)
 
 
 def _spread(

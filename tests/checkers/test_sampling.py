@@ -240,3 +240,63 @@ def test_draw_dims_spread_every_dimension_over_draws(seed: int) -> None:
         assert len({draw[d] for draw in draws}) == 4, draws
     for draw in draws:
         assert len(set(draw.values())) == 3, draw
+
+
+# draws as the straightforward enumeration (one dictionary per candidate) gave them: the
+# enumeration over tuples, and the kept answers, must draw exactly the same dims
+DRAWN_BEFORE = [
+    (
+        ("Proofs.t", 0, ("N", "a", "c")),
+        {},
+        [
+            {"N": 1, "a": 2, "c": 4},
+            {"N": 2, "a": 4, "c": 1},
+            {"N": 4, "a": 1, "c": 2},
+            {"N": 4, "a": 3, "c": 5},
+        ],
+    ),
+    (
+        ("Proofs.t", 3, ("N", "a", "c")),
+        {"constraints": (DimConstraint("a", "<=", "N"),)},
+        [
+            {"N": 5, "a": 3, "c": 4},
+            {"N": 4, "a": 2, "c": 1},
+            {"N": 2, "a": 1, "c": 3},
+            {"N": 3, "a": 1, "c": 5},
+        ],
+    ),
+    (
+        ("Proofs.u", 1, ("N", "a", "c", "k")),
+        {"fixed": {"c": 3}, "pinned": {"N": 2}, "lows": {"a": 0}},
+        [
+            {"N": 2, "a": 0, "k": 4, "c": 3},
+            {"N": 2, "a": 2, "k": 5, "c": 3},
+            {"N": 2, "a": 5, "k": 1, "c": 3},
+            {"N": 2, "a": 3, "k": 2, "c": 3},
+        ],
+    ),
+    (
+        ("Proofs.v", 2, ("P", "W")),
+        {"constraints": (DimConstraint("P", "dvd", "W"),), "draws": 3},
+        [{"P": 1, "W": 4}, {"P": 1, "W": 2}, {"P": 2, "W": 4}],
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "kwargs", "expected"), DRAWN_BEFORE)
+def test_draw_dims_draws_what_it_always_drew(args, kwargs, expected):
+    got = draw_dims(*args, **kwargs)
+    assert got == expected
+    assert [list(d) for d in got] == [list(d) for d in expected]  # the keys' order too
+
+
+def test_draw_dims_answers_again_with_dictionaries_of_its_own():
+    from checkers.sampling import _draw_dims
+
+    first = draw_dims("Proofs.kept", 4, ("N", "D"), fixed={"K": 2})
+    hits = _draw_dims.cache_info().hits
+    first[0]["N"] = 99  # a caller's change is its own
+    again = draw_dims("Proofs.kept", 4, ("N", "D"), fixed={"K": 2})
+    assert _draw_dims.cache_info().hits == hits + 1
+    assert again[0]["N"] != 99 and again == draw_dims("Proofs.kept", 4, ("N", "D"), fixed={"K": 2})
+    assert again[0] is not first[0]

@@ -17,6 +17,10 @@ computed, so what it records is unchanged, provided it was computed with the met
 the same state (running, or paused for a hypothesis), which is part of the key.
 Values that hold more than `MAX_HOST_ENTRIES` numbers outside the trace are not kept
 (they would live to the end of the trace instead of being freed when used).
+
+The names a term mentions depend on the term alone, and most applications evaluated
+are terms of the ingested definitions, evaluated again at every dims draw: they are
+kept across evaluators, for the last `MAX_TERMS_NAMED` terms (then forgotten at once).
 """
 
 from __future__ import annotations
@@ -30,14 +34,17 @@ from checkers.derived.values import Arr
 from theorem_index.lean import syntax as S
 
 MAX_HOST_ENTRIES = 1 << 16
+MAX_TERMS_NAMED = 1 << 14
 
 _ABSENT = object()
+
+# id(term) -> (term, the names it mentions); the term is kept so its id stays its own
+_NAMES: dict[int, tuple[S.Term, tuple[str, ...]]] = {}
 
 
 class Applications:
     def __init__(self) -> None:
-        # id(term) -> (term, the names it mentions); the term is kept so its id stays its
-        self._names: dict[int, tuple[S.Term, tuple[str, ...]]] = {}
+        self._names = _NAMES  # shared by every evaluator (see the module)
         self._values: dict[tuple[Any, ...], tuple[S.Term, tuple[Any, ...], Arr]] = {}
 
     def key(self, t: S.Term, env: Mapping[str, Any], expected: Any, metered: bool) -> Any:
@@ -78,6 +85,8 @@ class Applications:
                     found.add(u.name.partition(".")[0])  # `x.field` reads x
                 stack.extend(getattr(u, n) for n in S.node_fields(type(u)))
         names = tuple(sorted(found))
+        if len(self._names) >= MAX_TERMS_NAMED:
+            self._names.clear()
         self._names[id(t)] = (t, names)
         return names
 

@@ -97,6 +97,30 @@ def test_every_name_a_term_mentions_is_in_its_key():
     assert {"n", "x", "y"} <= set(names)
 
 
+def test_the_names_of_a_term_are_found_once_for_every_evaluator(monkeypatch):
+    from checkers.derived import memo
+
+    t = term("fun (i : Fin n) => x i * y", ("n", "x", "y"))
+    names = Applications().names(t)
+    seen = []
+    monkeypatch.setattr(memo.S, "node_fields", lambda cls: seen.append(cls) or ())
+    assert Applications().names(t) is names  # another trace: not walked again
+    assert not seen
+
+
+def test_the_names_kept_are_bounded(monkeypatch):
+    from checkers.derived import memo
+
+    monkeypatch.setattr(memo, "MAX_TERMS_NAMED", 4)
+    monkeypatch.setattr(memo, "_NAMES", {})
+    apps = Applications()
+    terms = [term(f"x + {k} * y", ("x", "y")) for k in range(10)]
+    for t in terms:
+        assert set(apps.names(t)) >= {"x", "y"}
+        assert len(apps._names) <= 4
+    assert set(Applications().names(terms[0])) >= {"x", "y"}  # forgotten, found again
+
+
 def test_large_host_values_are_not_kept():
     apps = Applications()
     t = term("f x", ("f", "x"))

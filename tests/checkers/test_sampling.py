@@ -280,6 +280,16 @@ DRAWN_BEFORE = [
         {"constraints": (DimConstraint("P", "dvd", "W"),), "draws": 3},
         [{"P": 1, "W": 4}, {"P": 1, "W": 2}, {"P": 2, "W": 4}],
     ),
+    (  # past the enumeration limit: drawn at random
+        ("Proofs.w", 5, tuple(f"d{i}" for i in range(8))),
+        {},
+        [
+            {"d0": 3, "d1": 2, "d2": 8, "d3": 7, "d4": 5, "d5": 6, "d6": 4, "d7": 1},
+            {"d0": 3, "d1": 1, "d2": 5, "d3": 6, "d4": 8, "d5": 4, "d6": 7, "d7": 2},
+            {"d0": 5, "d1": 4, "d2": 6, "d3": 8, "d4": 7, "d5": 2, "d6": 3, "d7": 1},
+            {"d0": 2, "d1": 5, "d2": 3, "d3": 1, "d4": 4, "d5": 7, "d6": 8, "d7": 6},
+        ],
+    ),
 ]
 
 

@@ -36,6 +36,7 @@ from typing import Any, cast
 from checkers.binding import StatementMismatch
 from checkers.core import Checker, Unsupported
 from checkers.crosscheck import SET_ASIDE, settle
+from checkers.dims import DimsError, draw_dims
 from checkers.environment import DerivationError, Environment
 from checkers.evaluation import (
     DrawOutcome,
@@ -47,7 +48,6 @@ from checkers.evaluation import (
 from checkers.interpreted import drop_dry_runs
 from checkers.jaxsetup import bound_trace_cache, device_name, release_abandoned_traces
 from checkers.result import CheckResult, Counterexample
-from checkers.sampling import DimsError, draw_dims
 from checkers.shrink import shrink
 from checkers.tolerance import DTYPES, tolerance_for
 from checkers.trials import BeyondChecker, CheckerFault

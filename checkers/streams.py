@@ -187,3 +187,10 @@ def _size(shape: tuple[int, ...]) -> int:
     for s in shape:
         n *= int(s)
     return n
+
+
+def seed_words(*parts: Any) -> tuple[int, ...]:
+    """Four 32-bit words from a hash of JSON-able parts (stable across runs and machines)."""
+    raw = json.dumps(parts, ensure_ascii=False, separators=(",", ":")).encode()
+    digest = hashlib.sha256(raw).digest()
+    return tuple(int.from_bytes(digest[i : i + 4], "little") for i in range(0, 16, 4))

@@ -46,10 +46,10 @@ from checkers.derived.propositions import clauses
 from checkers.derived.reparam import reparametrise
 from checkers.derived.semantics import Semantics
 from checkers.derived.statement import split_statement
+from checkers.dims import DimsError, draw_dims
 from checkers.environment import DerivationError
 from checkers.interpreted import interpreting, keep_dry_run, trace_trial
 from checkers.jaxsetup import device_kind
-from checkers.sampling import DimsError, draw_dims
 from theorem_index.lean import analyse_declaration
 from theorem_index.lean import syntax as S
 

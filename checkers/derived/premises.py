@@ -30,8 +30,9 @@ from checkers.derived.coercion import Ctx
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.evaluate import Evaluator
 from checkers.derived.values import Arr, as_array
+from checkers.dims import DimsError, draw_dims
 from checkers.interpreted import evaluate_trials
-from checkers.sampling import DimsError, draw_dims, draw_key, fin_plan, sample_batch
+from checkers.sampling import draw_key, fin_plan, sample_batch
 
 if TYPE_CHECKING:
     from checkers.derived.binders import Hyp

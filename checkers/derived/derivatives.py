@@ -25,6 +25,7 @@ from checkers.derived.coercion import coerce
 from checkers.derived.contraction import factors
 from checkers.derived.errors import EvalError
 from checkers.derived.measure import paused
+from checkers.derived.metered import metered
 from checkers.derived.types import TFin, TReal, const_name, head_and_args
 from checkers.derived.values import (
     Arr,
@@ -119,9 +120,18 @@ def jvp_value(ev: Host, f: Any, x: Arr, t: Arr) -> Arr:
     def one(tt: Any) -> Any:
         return jax.jvp(fn, (xd,), (tt,))[1]
 
-    data = _vmap_over(one, len(extra))(td)
+    data = metered(ev, _vmap_over(one, len(extra)), td)
     out = box["out"]
     return Arr(data, "real", extra + out.axes, out.dom)
+
+
+def _pullback(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """x -> the pull-back of fn at x (a pytree of the residuals it closes over)."""
+
+    def pull(xd: Any) -> Any:
+        return jax.vjp(fn, xd)[1]
+
+    return pull
 
 
 def vjp_value(ev: Host, f: Any, x: Arr, g: Arr) -> Arr:
@@ -130,7 +140,7 @@ def vjp_value(ev: Host, f: Any, x: Arr, g: Arr) -> Arr:
     g = coerce(g, "real", ev.ctx)
     xd = jnp.broadcast_to(as_array(x, ev.ctx.dtype), x.shape)
     fn, box = _as_fn(ev, f, x)
-    _, pull = jax.vjp(fn, xd)
+    pull = metered(ev, _pullback(fn), xd)
     out = box["out"]
     more = tuple(a for a in out.axes if a not in x.axes)
     if more:
@@ -138,7 +148,7 @@ def vjp_value(ev: Host, f: Any, x: Arr, g: Arr) -> Arr:
         # does not sum over them.
         x = broadcast_to_axes(x, x.axes + more)
         fn, box = _as_fn(ev, f, x)
-        _, pull = jax.vjp(fn, as_array(x))
+        pull = metered(ev, _pullback(fn), as_array(x))
         out = box["out"]
     if tuple(d.n for d in g.dom) != tuple(d.n for d in out.dom):
         raise EvalError("a cotangent of a different shape than the function's values")
@@ -150,7 +160,7 @@ def vjp_value(ev: Host, f: Any, x: Arr, g: Arr) -> Arr:
     def one(gg: Any) -> Any:
         return pull(gg)[0]
 
-    data = _vmap_over(one, len(extra))(gd)
+    data = metered(ev, _vmap_over(one, len(extra)), gd)
     return Arr(data, "real", extra + x.axes, x.dom)
 
 

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from checkers.derived.coercion import Ctx
+from checkers.derived.memo import Applications
 from checkers.derived.types import TProd, Ty
 from checkers.derived.values import Arr, Axis, Ctor, Lst, Pair, Sz
 from theorem_index.lean import syntax as S
@@ -16,6 +17,7 @@ Env = Mapping[str, Any]
 class Host(Protocol):
     ctx: Ctx
     probe: Callable[[S.Term, Any], None] | None
+    applications: Applications | None  # the values kept in this trace (memo.py)
 
     def eval(self, t: S.Term, env: Env, expected: Ty | None = None) -> Any: ...
 

@@ -1,0 +1,104 @@
+"""Derivatives measured like the rest of a statement.
+
+A derivative (`pdiv`, `fderiv`, `deriv`, a contraction's VJP or JVP) is JAX's
+transformation of the function the evaluator computes, and its additions are
+JAX's: the differentiated function's own, and those of the differentiation rules
+(the product rule's sum, a chain's accumulated cotangents, a transposed matrix
+product). The meter (measure.py) cannot see them where they happen, so a derivative
+that cancels (`deriv geluScalar` at x = -5.1: `1 + tanh u` is 4e-8 with an error of
+1e-16, and the two terms of the product rule, 2e-8 and 7e-7, carry it) would be
+compared as if its error were relative to its own small value, and a statement that
+holds would fail.
+
+`metered` therefore traces the transformation to a jaxpr first and evaluates its
+equations into the trial's own trace, one `bind` each (the program is the same),
+recording with the meter the operands of every additive equation (`ADDITIVE`) and the
+bound on the terms of every product that sums (`SUMMED_PRODUCTS`), as the evaluator
+does for its own. Nested `jit`s are evaluated equation by equation too; the bodies of
+other higher-order primitives (loops, conditionals) are bound whole and not measured
+inside. Without an active meter (a value computed outside a trial, or a derivative of
+a derivative, whose inner values belong to another trace) it is the plain call.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import jax
+from jax.extend.core import ClosedJaxpr, Jaxpr, Literal
+
+from checkers.derived.measure import Meter
+from checkers.derived.memo import Applications
+
+if TYPE_CHECKING:
+    from checkers.derived.host import Host
+
+# equations whose operands are the terms of an addition
+ADDITIVE = frozenset({"add", "add_any", "sub", "reduce_sum", "cumsum"})
+# equations that sum products of their first two operands' entries
+SUMMED_PRODUCTS = frozenset({"dot_general", "conv_general_dilated"})
+# equations that call a jaxpr of their own, evaluated here equation by equation
+_CALLS = frozenset({"pjit", "jit", "closed_call", "core_call"})
+
+
+def metered(ev: Host, fn: Callable[..., Any], *args: Any) -> Any:
+    """`fn(*args)`, with the additions it makes measured by the meter of `ev`'s
+    context (see module). `fn` evaluates terms with `ev`: what `ev` keeps of the values
+    it computes in this trace (memo.py) is set aside meanwhile, so that no value of the
+    jaxpr's own trace is kept, nor one of the trial's trace taken for one of the jaxpr's."""
+    meter = getattr(ev.ctx, "meter", None)
+    if meter is None or not meter.active:
+        return fn(*args)
+    kept = ev.applications
+    ev.applications = None if kept is None else Applications()
+    try:
+        closed, shape = jax.make_jaxpr(fn, return_shape=True)(*args)
+    finally:
+        ev.applications = kept
+    outs = evaluate(closed, jax.tree.leaves(args), meter)
+    return jax.tree.unflatten(jax.tree.structure(shape), outs)
+
+
+def evaluate(closed: ClosedJaxpr, args: Sequence[Any], meter: Meter) -> list[Any]:
+    """The values of the jaxpr's outputs at `args`, bound into the current trace, each
+    additive equation's operands recorded with `meter`."""
+    return _evaluate(closed.jaxpr, closed.consts, args, meter)
+
+
+def _evaluate(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any], meter: Meter) -> list[Any]:
+    env: dict[Any, Any] = {}
+
+    def read(v: Any) -> Any:
+        return v.val if isinstance(v, Literal) else env[v]
+
+    env.update(zip(jaxpr.constvars, consts, strict=True))
+    env.update(zip(jaxpr.invars, args, strict=True))
+    for eqn in jaxpr.eqns:
+        invals = [read(v) for v in eqn.invars]
+        name = eqn.primitive.name
+        inner = eqn.params.get("jaxpr") if name in _CALLS else None
+        if isinstance(inner, ClosedJaxpr):
+            outs = _evaluate(inner.jaxpr, inner.consts, invals, meter)
+        else:
+            if name in ADDITIVE:
+                meter.operands(*invals)
+            elif name in SUMMED_PRODUCTS:
+                meter.term_bound(*invals[:2])
+            out = _bind(eqn, invals)
+            outs = list(out) if eqn.primitive.multiple_results else [out]
+        env.update(zip(eqn.outvars, outs, strict=True))
+    return [read(v) for v in jaxpr.outvars]
+
+
+def _bind(eqn: Any, invals: list[Any]) -> Any:
+    """The equation's primitive applied to `invals` in the current trace, as JAX's own
+    evaluation of a jaxpr does (older releases give the sub-functions apart)."""
+    params = eqn.primitive.get_bind_params(eqn.params)
+    subfuns: tuple[Any, ...] = ()
+    if isinstance(params, tuple):
+        subfuns, params = params
+    ctx = getattr(eqn, "ctx", None)
+    with ctx.manager if ctx is not None else contextlib.nullcontext():
+        return eqn.primitive.bind(*subfuns, *invals, **params)

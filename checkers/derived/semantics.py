@@ -207,10 +207,13 @@ class Semantics:
         implicit = {p.name for p in params if p.kind == "implicit"}
         shown = tuple(v for v in lhs_vars if v not in implicit)  # sizes matched, not passed
         rhs = fixed_variables(name, rhs, len(shown))
+        constants = frozenset(constants_in(rhs))
         try:
-            return EqnFn(name, params, result, shown, rhs, recursive=name in constants_in(rhs))
+            fn = EqnFn(name, params, result, shown, rhs, recursive=name in constants)
         except NotSupported as e:
             return e
+        self._rhs_constants[name] = constants  # walked once (`_equation_constants`)
+        return fn
 
     def _load_constructor(self, decl: Declaration) -> EqnFn | NotSupported:
         analysis = analyse_declaration(decl, self.known)

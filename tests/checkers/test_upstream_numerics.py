@@ -84,4 +84,3 @@ def test_pass_upstream_gelu_backward_whose_derivative_cancels(upstream_env: Envi
     # with the derivatives' additions unmeasured, that failed at rtol 1e-10
     result = check("Proofs.gelu_has_vjp_correct", upstream_env, trials=64, seed=0)
     assert result.status == "pass", result.reason
-    assert result.max_abs_err > 1e-15  # the cancellation is there, and allowed for

@@ -68,7 +68,7 @@ def _measured(checker, i: int):
 
 def test_a_derivative_that_cancels_is_compared_at_its_operands_scale():
     lhs, rhs, scale = _measured(_checker(HOLDS), 3)
-    assert abs(lhs) < 1e-6 and abs(lhs - rhs) > 1e-10 * abs(lhs)  # what failed before
+    assert abs(lhs) < 1e-6 and abs(lhs - rhs) > 1e-10 * abs(lhs)  # beyond rtol x |side|
     assert scale >= 1.0  # the operands of `1 + tanh u`, inside both derivatives
     assert abs(lhs - rhs) <= 1e-10 * max(abs(lhs), abs(rhs), scale)
 
@@ -129,14 +129,33 @@ def test_nested_jits_are_measured_inside():
 
 def test_values_closed_over_from_the_trial_stay_the_trials():
     def trial(w, x):
-        f = lambda y: y * w - w  # noqa: E731  (w belongs to the trial's trace)
+        f = lambda y: y * y * w - w  # noqa: E731  (w belongs to the trial's trace)
         meter = Meter(underflow=False)
         closed = jax.make_jaxpr(_jvp_of(f))(x, 1.0)
         (out,) = evaluate(closed, [x, 1.0], meter)
         return out, meter.scale()
 
+    # the tangent (1·y + y·1)·w at y = 2, w = 3; its one addition has operands 2 and 2
+    # (the primal's `12 - 3`, which nothing compared uses, is not measured)
     out, scale = jax.jit(trial)(3.0, 2.0)
-    assert float(out) == 3.0 and float(scale) == 6.0
+    assert float(out) == 12.0 and float(scale) == 2.0
+
+
+BIG = definition("Proofs.big", "(x : ℝ)", "ℝ", "Proofs.big x = x * x + 100000000")
+
+
+def test_what_a_derivative_does_not_use_is_not_measured():
+    # the JVP of `big` computes `x * x + 1e8` too, for its primal value, which nothing
+    # compares: measured, it would allow an error of 1e-2 at rtol 1e-10
+    kw = {"trials": 64, "seed": 0, "dtype": "float64", "dims": None, "draws": None}
+    for statement, status in (
+        ("deriv Proofs.big x = 2 * x", "pass"),
+        ("deriv Proofs.big x = 2 * x + 0.001", "fail"),
+    ):
+        env = environment(BIG, theorem("Proofs.big_deriv", "(x : ℝ)", statement))
+        checker = env.resolve("Proofs.big_deriv")
+        assert not hasattr(checker, "reason"), checker
+        assert run_checker(checker, shrink_failures=False, **kw).status == status, statement
 
 
 @pytest.mark.parametrize("n", [1, 3])

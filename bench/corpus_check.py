@@ -4,17 +4,27 @@
     python bench/corpus_check.py ../lean4-mlir/LeanMlir/Proofs --against 42a2fba --trials 16
 
 For the working tree (and then, with `--against REV`, for commit REV checked out into a
-temporary worktree, measured in the same run) it runs `proofbridge ingest PATH` and
-`proofbridge check --json` in fresh processes on a fresh embedded database and a fresh
-compilation cache, and writes `OUT/<label>.json`: the counts by status, the vacuous share
-of the passes, every `fail` and `error` with its reason, the wall time and the peak
-resident memory of each phase (of its largest process, from /usr/bin/time, and of all its
-processes together, sampled from /proc every 0.25 s: `check --jobs` starts workers), the
-latter both as the sum of resident sets (shared library pages counted once a process) and
-as the sum of proportional sets (PSS, each shared page counted once).
+temporary worktree, measured in the same run, and for the working tree again) it runs
+`proofbridge ingest PATH` and `proofbridge check --json` in fresh processes on a fresh
+embedded database and a fresh compilation cache, and writes `OUT/<label>.json`: the
+counts by status, the vacuous share of the passes, every `fail` and `error` with its
+reason, the wall time and the peak resident memory of each phase (of its largest process,
+from /usr/bin/time, and of all its processes together, sampled from /proc every 0.25 s:
+`check --jobs` starts workers), the latter both as the sum of resident sets (shared
+library pages counted once a process) and as the sum of proportional sets (PSS, each
+shared page counted once).
 Every fail or error on a tree that is proved in Lean is a defect of ProofBridge; the
 benchmark exits 1 when the working tree has one. The working tree's report is written as
 soon as it is done, before REV is measured.
+
+This machine's speed drifts over minutes (a shared host: the same pure-Python loop takes
+1.3 s in one phase and 2.3 s in the next), and the reference's check takes several times
+as long as the working tree's. So with `--against` the working tree is checked twice, once
+before REV and once after it (`head-after`), and the speed-up is REV's wall time over the
+mean of the two: drift over the run then weighs on both sides alike. Every phase also
+records the machine's speed while it ran: every `PROBE_EVERY_S` seconds the sampler times
+a fixed pure-Python loop (`probe_ms`, the median; a few ms of every 5 s), so a ratio can
+be read beside how fast the machine was during each of its terms.
 """
 
 from __future__ import annotations
@@ -32,6 +42,17 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+# how often the sampler times the machine (`_probe`)
+PROBE_EVERY_S = 5.0
+
+
+def _probe() -> float:
+    """Milliseconds a fixed pure-Python loop takes now: the machine's speed, sampled."""
+    start = time.perf_counter()
+    x = 0
+    for i in range(200_000):
+        x += i
+    return (time.perf_counter() - start) * 1000
 
 
 def _tree_memory_kb(root: int) -> tuple[int, int]:
@@ -76,13 +97,15 @@ def _pss_kb(pid: int) -> int:
 
 def _timed(
     cmd: list[str], *, cwd: Path, env: dict[str, str], out: Path
-) -> tuple[float, int, tuple[int, int], int]:
+) -> tuple[float, int, tuple[int, int], int, float]:
     """Run `cmd`, stdout to `out`; (wall seconds, peak RSS of its largest process in MB,
     peak memory of all its processes together in MB as (RSS sum, PSS sum), each sampled
-    every 0.25 s, exit code)."""
+    every 0.25 s, exit code, the median `_probe` while it ran in ms)."""
     rss_file = out.with_suffix(".rss")
     start = time.perf_counter()
     total_kb = pss_kb = 0
+    probes: list[float] = []
+    next_probe = start
     with out.open("wb") as sink, out.with_suffix(".stderr").open("wb") as err:
         proc = subprocess.Popen(
             ["/usr/bin/time", "-f", "%M", "-o", str(rss_file), *cmd],
@@ -94,13 +117,17 @@ def _timed(
         while proc.poll() is None:
             rss_sum, pss_sum = _tree_memory_kb(proc.pid)
             total_kb, pss_kb = max(total_kb, rss_sum), max(pss_kb, pss_sum)
+            if time.perf_counter() >= next_probe:
+                probes.append(_probe())
+                next_probe += PROBE_EVERY_S
             time.sleep(0.25)
     wall = time.perf_counter() - start
     try:
         rss_mb = int(rss_file.read_text().split()[-1]) // 1024
     except (OSError, ValueError, IndexError):
         rss_mb = -1
-    return wall, rss_mb, (total_kb // 1024, pss_kb // 1024), proc.returncode
+    probe_ms = sorted(probes)[len(probes) // 2] if probes else 0.0
+    return wall, rss_mb, (total_kb // 1024, pss_kb // 1024), proc.returncode, probe_ms
 
 
 def run_tree(
@@ -126,7 +153,7 @@ def run_tree(
     py = [sys.executable, "-m", "app"]
     report: dict[str, Any] = {"label": label, "source": str(source), "trials": trials}
     try:
-        wall, rss, (total, pss), rc = _timed(
+        wall, rss, (total, pss), rc, probe = _timed(
             [*py, "ingest", str(tree), "--json"], cwd=source, env=env, out=out / f"{label}.ingest"
         )
         report["ingest"] = {
@@ -135,6 +162,7 @@ def run_tree(
             "peak_total_rss_mb": total,
             "peak_total_pss_mb": pss,
             "exit": rc,
+            "probe_ms": round(probe, 1),
         }
         print(
             f"[{label}] ingest: {wall:.1f} s, {rss} MB (all: {total} MB RSS, {pss} MB PSS), "
@@ -142,23 +170,26 @@ def run_tree(
             flush=True,
         )
         cmd = [*py, "check", "--json", "--trials", str(trials), "--seed", str(seed)]
-        if jobs is not None and label == "head":  # the reference may predate --jobs
+        if jobs is not None and label.startswith("head"):  # the reference may predate --jobs
             cmd += ["--jobs", str(jobs)]
             report["jobs"] = jobs
         if every > 1:
             cmd += _sample(data, every)
             report["every"] = every
-        wall, rss, (total, pss), rc = _timed(cmd, cwd=source, env=env, out=out / f"{label}.check")
+        wall, rss, (total, pss), rc, probe = _timed(
+            cmd, cwd=source, env=env, out=out / f"{label}.check"
+        )
         report["check"] = {
             "wall_s": round(wall, 1),
             "peak_rss_mb": rss,
             "peak_total_rss_mb": total,
             "peak_total_pss_mb": pss,
             "exit": rc,
+            "probe_ms": round(probe, 1),
         }
         print(
             f"[{label}] check: {wall:.1f} s, {rss} MB (all processes: {total} MB RSS, "
-            f"{pss} MB PSS), exit {rc}",
+            f"{pss} MB PSS), exit {rc}; machine probe {probe:.1f} ms",
             flush=True,
         )
         try:
@@ -240,20 +271,22 @@ def main(argv: list[str] | None = None) -> int:
     tree = args.tree.resolve()
     reports = []
     ref = _worktree(args.against) if args.against else None
+
+    def head(label: str) -> dict[str, Any]:
+        return run_tree(
+            ROOT,
+            tree,
+            label=label,
+            out=args.out,
+            trials=args.trials,
+            seed=args.seed,
+            every=args.every,
+            jobs=args.jobs,
+        )
+
     try:
         # the working tree first: its correctness figures come before the (slower) reference's
-        reports.append(
-            run_tree(
-                ROOT,
-                tree,
-                label="head",
-                out=args.out,
-                trials=args.trials,
-                seed=args.seed,
-                every=args.every,
-                jobs=args.jobs,
-            )
-        )
+        reports.append(head("head"))
         _save(args.out, reports[-1])
         if ref is not None:
             reports.append(
@@ -267,6 +300,8 @@ def main(argv: list[str] | None = None) -> int:
                     every=args.every,
                 )
             )
+            _save(args.out, reports[-1])
+            reports.append(head("head-after"))  # drift over the run weighs on both sides
     finally:
         if ref is not None:
             subprocess.run(
@@ -281,15 +316,25 @@ def main(argv: list[str] | None = None) -> int:
             f"{rep['label']}: {rep['theorems']} theorems {rep['counts']}; passes with vacuous "
             f"trials {rep['passes_with_vacuous_trials']} (over a quarter: "
             f"{rep['passes_over_quarter_vacuous']}); check {rep['check']['wall_s']} s, "
-            f"{rep['check']['peak_rss_mb']} MB"
+            f"{rep['check']['peak_rss_mb']} MB, machine probe {rep['check']['probe_ms']} ms"
         )
         for p in rep["problems"]:
             print(f"  {p['status']}: {p['name']}: {p['reason'][:200]}")
-    head = reports[0]
-    if len(reports) == 2:
-        ratio = reports[1]["check"]["wall_s"] / max(head["check"]["wall_s"], 1e-9)
-        print(f"check speed-up of the working tree over {args.against}: {ratio:.2f}x")
-    return 1 if head["problems"] else 0
+    problems = bool(reports[0]["problems"])
+    if len(reports) == 3:
+        first, reference, after = reports
+        if after["counts"] != first["counts"] or after["problems"]:
+            print("the working tree's second check disagrees with its first", file=sys.stderr)
+            problems = True
+        wall = reference["check"]["wall_s"]
+        mean = (first["check"]["wall_s"] + after["check"]["wall_s"]) / 2
+        print(
+            f"check speed-up of the working tree over {args.against}: {wall / mean:.2f}x "
+            f"({wall} s over the mean of {first['check']['wall_s']} s and "
+            f"{after['check']['wall_s']} s; against each alone "
+            f"{wall / first['check']['wall_s']:.2f}x and {wall / after['check']['wall_s']:.2f}x)"
+        )
+    return 1 if problems else 0
 
 
 def _save(out: Path, report: dict[str, Any]) -> None:

@@ -170,7 +170,7 @@ def run_tree(
             flush=True,
         )
         cmd = [*py, "check", "--json", "--trials", str(trials), "--seed", str(seed)]
-        if jobs is not None and label.startswith("head"):  # the reference may predate --jobs
+        if jobs is not None:
             cmd += ["--jobs", str(jobs)]
             report["jobs"] = jobs
         if every > 1:
@@ -272,36 +272,28 @@ def main(argv: list[str] | None = None) -> int:
     reports = []
     ref = _worktree(args.against) if args.against else None
 
-    def head(label: str) -> dict[str, Any]:
-        return run_tree(
-            ROOT,
+    def measure(source: Path, label: str, jobs: int | None) -> dict[str, Any]:
+        report = run_tree(
+            source,
             tree,
             label=label,
             out=args.out,
             trials=args.trials,
             seed=args.seed,
             every=args.every,
-            jobs=args.jobs,
+            jobs=jobs,
         )
+        _save(args.out, report)
+        return report
 
     try:
         # the working tree first: its correctness figures come before the (slower) reference's
-        reports.append(head("head"))
-        _save(args.out, reports[-1])
+        reports.append(measure(ROOT, "head", args.jobs))
         if ref is not None:
-            reports.append(
-                run_tree(
-                    ref,
-                    tree,
-                    label=f"ref-{args.against}",
-                    out=args.out,
-                    trials=args.trials,
-                    seed=args.seed,
-                    every=args.every,
-                )
-            )
-            _save(args.out, reports[-1])
-            reports.append(head("head-after"))  # drift over the run weighs on both sides
+            # no --jobs for the reference: it may predate the option
+            reports.append(measure(ref, f"ref-{args.against}", None))
+            # drift over the run weighs on both sides
+            reports.append(measure(ROOT, "head-after", args.jobs))
     finally:
         if ref is not None:
             subprocess.run(

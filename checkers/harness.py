@@ -45,6 +45,7 @@ from checkers.evaluation import (
 )
 from checkers.interpreted import drop_dry_runs
 from checkers.jaxsetup import bound_trace_cache, device_name, release_abandoned_traces
+from checkers.memory import on_one_stack_chunk
 from checkers.outcome import Shrinking, conclude, draw_stats
 from checkers.result import CheckResult
 from checkers.tolerance import DTYPES, tolerance_for
@@ -251,7 +252,9 @@ def check(
     """
     _check_args(trials, seed, dtype, draws)
     try:
-        return _check(name, env, trials, seed, dtype, dims, draws, shrink, prefer)
+        return on_one_stack_chunk(
+            _check, name, env, trials, seed, dtype, dims, draws, shrink, prefer
+        )
     finally:
         bound_trace_cache()  # what JAX traced for this theorem is seldom needed again
         release_abandoned_traces()  # nor what an exception ended

@@ -31,19 +31,38 @@ sooner); with both, 3 taking 0.8 s, and the collector took 1.8 s in all instead 
 5.2-5.6 s; the process ended no larger (980 MB against 1,005 MB). Only for processes
 whose lifetime is bounded, as check workers' is: a cycle among frozen objects that later
 becomes garbage is not collected until the process ends.
+
+CPython (3.11 on) keeps the frames of Python calls on a stack of chunks: a call that does
+not fit in the current chunk maps a new one (16 KiB at first, `mmap`), and the return that
+empties it unmaps it at once. The evaluator recurses to deep and varying depths, so a
+check crosses a chunk's edge back and forth: over every 8th upstream theorem in one
+process, 292,000 mappings and as many unmappings, two in five of its page faults.
+`on_one_stack_chunk` makes the call it is given from a frame that asks for more than
+half of a `STACK_CHUNK_BYTES` chunk: CPython maps one chunk of that size, the frame keeps
+its (untouched, so never resident) first half, and every frame the call makes below it
+fits in the other half up to a depth of thousands of calls, so none maps a chunk of its
+own. Over the same theorems: 4,900 mappings, 40 % fewer page faults, half the system
+time, the check 4-5 % faster in two concurrent pairs. Elsewhere than CPython it is a
+plain call.
 """
 
 from __future__ import annotations
 
 import ctypes
 import gc
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 __all__ = [
     "MMAP_THRESHOLD",
     "OLDEST_GENERATION_THRESHOLD",
     "keep_large_arrays_mapped",
+    "STACK_CHUNK_BYTES",
     "keep_loaded_objects_uncollected",
+    "on_one_stack_chunk",
 ]
+
+T = TypeVar("T")
 
 MMAP_THRESHOLD = 128 * 1024  # glibc's own initial value
 _M_MMAP_THRESHOLD = -3  # mallopt's parameter number, from glibc's malloc.h
@@ -73,3 +92,25 @@ def keep_loaded_objects_uncollected() -> int:
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, OLDEST_GENERATION_THRESHOLD)
     return gc.get_freeze_count()
+
+
+STACK_CHUNK_BYTES = 2 * 2**20
+# CPython maps a chunk for a frame of `size` slots as the smallest power of two (from 16
+# KiB) holding size + 1,000 slots of 8 bytes: a frame of this many slots gets a chunk of
+# STACK_CHUNK_BYTES and leaves the other half of it to the frames below
+_FRAME_SLOTS = STACK_CHUNK_BYTES // 2 // 8
+
+
+def _call(fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> T:
+    return fn(*args, **kwargs)
+
+
+# a code object's stack size is only an upper bound on what its frame uses: a larger one is
+# safe, and makes each call of _call ask for that much room on the frame stack
+_call.__code__ = _call.__code__.replace(co_stacksize=_FRAME_SLOTS)
+
+
+def on_one_stack_chunk(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+    """`fn(*args, **kwargs)`, its frames on one stack chunk of `STACK_CHUNK_BYTES` mapped
+    once for the call (see the module)."""
+    return _call(fn, args, kwargs)

@@ -6,6 +6,7 @@ import ctypes
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -94,3 +95,43 @@ def test_loaded_objects_are_frozen_and_later_cycles_still_collected() -> None:
         timeout=120,
     )
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def _page_faults_of(fn: Callable[..., object], *args: object) -> int:
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    fn(*args)
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
+
+
+def _descend(depth: int) -> int:
+    return 0 if depth == 0 else 1 + _descend(depth - 1)
+
+
+def _oscillate(times: int) -> int:
+    # from this frame, 200 calls deep and back, again and again: the frames cross the edge
+    # of CPython's 16 KiB frame-stack chunks each time
+    return sum(_descend(200) for _ in range(times))
+
+
+@pytest.mark.skipif(
+    sys.implementation.name != "cpython" or sys.version_info < (3, 11),
+    reason="CPython's chunked frame stack (3.11 on)",
+)
+def test_frames_below_on_one_stack_chunk_map_no_chunk_of_their_own() -> None:
+    from checkers.memory import on_one_stack_chunk
+
+    # each crossing maps a fresh chunk, whose first page faults in
+    assert _page_faults_of(_oscillate, 2000) >= 2000
+    assert _page_faults_of(on_one_stack_chunk, _oscillate, 2000) < 100
+
+
+def test_on_one_stack_chunk_calls_through() -> None:
+    from checkers.memory import on_one_stack_chunk
+
+    assert on_one_stack_chunk(divmod, 7, 2) == (3, 1)
+    assert on_one_stack_chunk(sorted, [3, 1, 2], reverse=True) == [3, 2, 1]
+    assert on_one_stack_chunk(_descend, 900) == 900
+    with pytest.raises(ZeroDivisionError):
+        on_one_stack_chunk(divmod, 1, 0)

@@ -26,7 +26,7 @@ from theorem_index.lean import syntax as S
 
 if TYPE_CHECKING:
     from checkers.derived.evaluate import Evaluator
-    from checkers.derived.host import Env
+    from checkers.derived.host import Env, Host
 
 
 @dataclass(frozen=True, eq=False)
@@ -55,7 +55,7 @@ def is_explicit_application(t: S.App) -> bool:
     return isinstance(t.fn, S.Prefix) and t.fn.op == "@"
 
 
-def arrange(ev: Evaluator, fn: Any, t: S.App, env: Env) -> tuple[Any, list[S.Term]]:
+def arrange(ev: Host, fn: Any, t: S.App, env: Env) -> tuple[Any, list[S.Term]]:
     """The function to apply and its explicit argument terms, in order."""
     every = is_explicit_application(t)
     named = [a for a in t.args if isinstance(a, S.NamedArg)]
@@ -85,7 +85,7 @@ def _is_nat(p: Param) -> bool:
 
 
 def _definition(
-    ev: Evaluator, fn: EqnFn, args: tuple[S.Term, ...], every: bool, env: Env
+    ev: Host, fn: EqnFn, args: tuple[S.Term, ...], every: bool, env: Env
 ) -> tuple[Any, list[S.Term]]:
     by_name = {p.name: p for p in fn.params if p.name}
     slots: dict[int, S.Term] = {}

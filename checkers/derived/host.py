@@ -8,13 +8,20 @@ from typing import Any, Protocol
 from checkers.derived.coercion import Ctx
 from checkers.derived.memo import Applications
 from checkers.derived.types import TProd, Ty
-from checkers.derived.values import Arr, Axis, Ctor, Lst, Pair, Sz
+from checkers.derived.values import Arr, Axis, Closure, Ctor, Lst, Pair, Sz
 from theorem_index.lean import syntax as S
 
 Env = Mapping[str, Any]
 
 
+class Library(Protocol):
+    """Where the evaluator finds the value of a constant (semantics.py)."""
+
+    def lookup(self, name: str) -> Any: ...
+
+
 class Host(Protocol):
+    lib: Library
     ctx: Ctx
     probe: Callable[[S.Term, Any], None] | None
     applications: Applications | None  # the values kept in this trace (memo.py)
@@ -42,6 +49,12 @@ class Host(Protocol):
     def infer_index_size(self, name: str, body: S.Term, env: Env) -> Sz | None: ...
 
     def entries(self, v: Arr, ty: Ty | None) -> Arr: ...
+
+    def dot_constructor(self, short: str, expected: Ty | None) -> str: ...
+
+    def apply_closure(self, c: Closure, arg: Any) -> Any: ...
+
+    def _expect_arg(self, fn: Any, k: int, expected: Ty | None) -> Ty | None: ...
 
     def _arr(self, v: Any, what: str) -> Arr: ...
 

@@ -13,7 +13,7 @@ Mathlib's definitions.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from checkers.derived.counting import COUNTING
@@ -37,6 +37,7 @@ from checkers.derived.lists import LISTS
 from checkers.derived.notation import STRUCTURE_FIELDS, FieldName, constants_in
 from checkers.derived.plugins import build_library, load_packs
 from checkers.derived.probability import PROBABILITY
+from checkers.derived.reach import Reach
 from checkers.derived.structures import is_structure_field, structure_sampler
 from checkers.derived.types import (
     ARRAY_TYPES,
@@ -139,10 +140,9 @@ class Semantics:
         self._fields: frozenset[str] | None = None
         self._eqns: dict[str, EqnFn | NotSupported] = {}
         self._missing: dict[str, tuple[str, ...]] = {}
-        # per definition, computed once for the corpus (see `dependencies`)
+        # per definition, computed once for the corpus (`equation_constants`)
         self._rhs_constants: dict[str, frozenset[str]] = {}
-        self._resolved: dict[str, str | None] = {}
-        self._closures: dict[str, frozenset[str]] = {}
+        self._reach = Reach(self, VOCABULARY_NAMES)
         # values of closed definitions, by (name, dtype, int dtype): see Evaluator.constant
         self.values: dict[tuple[str, str, str], Any] = {}
         # applications of definitions to exact constants: see EqnFn.apply_args
@@ -212,7 +212,7 @@ class Semantics:
             fn = EqnFn(name, params, result, shown, rhs, recursive=name in constants)
         except NotSupported as e:
             return e
-        self._rhs_constants[name] = constants  # walked once (`_equation_constants`)
+        self._rhs_constants[name] = constants  # walked once (`equation_constants`)
         return fn
 
     def _load_constructor(self, decl: Declaration) -> EqnFn | NotSupported:
@@ -327,7 +327,7 @@ class Semantics:
             # a definition by cases on constructors (`den _ (.dotIn _ W e) = …`) needs only
             # the alternatives its arguments reach: an alternative's missing constant is
             # refused when evaluating reaches it, not for every use of the definition
-            used = set() if by_constructors(eq.rhs) else self._equation_constants(name)
+            used = set() if by_constructors(eq.rhs) else self.equation_constants(name)
             for c in sorted(used | _param_type_constants(eq)):
                 found.update(self.missing_in_names([c], exclude=name))
             out = tuple(sorted(found))
@@ -371,18 +371,11 @@ class Semantics:
         return tuple(sorted(self.missing_in_names(sorted(names))))
 
     def dependencies(self, terms: Iterable[Any]) -> tuple[str, ...]:
-        """Definitions used, transitively through the equations that are unfolded."""
-        names: set[str] = set()
-        for t in terms:
-            names |= constants_in(t)
-        seen: set[str] = set()
-        for c in names:
-            full = self._resolve(c)
-            if full is not None:
-                seen |= self._closure(full)
-        return tuple(sorted(seen))
+        """Definitions used, transitively through the equations that are unfolded
+        (reach.py)."""
+        return self._reach.dependencies(terms)
 
-    def _equation_constants(self, name: str) -> frozenset[str]:
+    def equation_constants(self, name: str) -> frozenset[str]:
         """The constants of the right-hand side of `name`'s equation (an `EqnFn`)."""
         out = self._rhs_constants.get(name)
         if out is None:
@@ -390,79 +383,6 @@ class Semantics:
             assert isinstance(eq, EqnFn)
             out = self._rhs_constants[name] = frozenset(constants_in(eq.rhs))
         return out
-
-    def _resolve(self, name: str) -> str | None:
-        """The first candidate for `name` that has semantics."""
-        if name not in self._resolved:
-            self._resolved[name] = next(
-                (x for x in self.candidates(name) if self.source(x) is not None), None
-            )
-        return self._resolved[name]
-
-    def _uses(self, full: str) -> list[str]:
-        """What an unfolded equation uses, resolved; nothing for a library name."""
-        if self.source(full) != "equation":
-            return []
-        return [r for c in sorted(self._equation_constants(full)) if (r := self._resolve(c))]
-
-    def _recorded(self, full: str) -> bool:
-        """Whether `full` counts as a dependency when it is reached."""
-        return (
-            self.source(full) == "equation"
-            or full in VOCABULARY_NAMES
-            or self.declaration(full) is not None
-        )
-
-    def _closure(self, root: str) -> frozenset[str]:
-        """The dependencies reached from `root` (itself included when it counts).
-
-        Every definition of a strongly connected component of the use graph reaches the
-        same set, so each component is closed at once (Tarjan's algorithm, iteratively)
-        and no set is stored before everything it reaches is in it.
-        """
-        if root in self._closures:
-            return self._closures[root]
-        index: dict[str, int] = {root: 0}
-        low: dict[str, int] = {root: 0}
-        uses: dict[str, list[str]] = {root: self._uses(root)}
-        stack: list[str] = [root]
-        on_stack: set[str] = {root}
-        work: list[tuple[str, Iterator[str]]] = [(root, iter(uses[root]))]
-        while work:
-            v, pending = work[-1]
-            for w in pending:
-                if w in self._closures:
-                    continue
-                if w not in index:
-                    index[w] = low[w] = len(index)
-                    uses[w] = self._uses(w)
-                    stack.append(w)
-                    on_stack.add(w)
-                    work.append((w, iter(uses[w])))
-                    break
-                if w in on_stack:
-                    low[v] = min(low[v], index[w])
-            else:
-                work.pop()
-                if work:
-                    u = work[-1][0]
-                    low[u] = min(low[u], low[v])
-                if low[v] == index[v]:
-                    component: list[str] = []
-                    while not component or component[-1] != v:
-                        w = stack.pop()
-                        on_stack.discard(w)
-                        component.append(w)
-                    members = set(component)
-                    reached = {w for w in component if self._recorded(w)}
-                    for w in component:
-                        for x in uses[w]:
-                            if x not in members:
-                                reached |= self._closures[x]
-                    closed = frozenset(reached)
-                    for w in component:
-                        self._closures[w] = closed
-        return self._closures[root]
 
 
 def _param_type_constants(eq: EqnFn) -> set[str]:

@@ -117,7 +117,7 @@ def record_results(
     session.execute(_upsert_statement(session.get_bind().dialect.name, table, tuple(rows[0])), rows)
     res = models.Result
     ids = {
-        (decl_id, dtype, seed): result_id
+        (run_id, decl_id, dtype, seed): result_id
         for result_id, decl_id, dtype, seed in session.execute(
             select(res.id, res.declaration_id, res.dtype, res.seed).where(
                 res.run_id == run_id,
@@ -125,7 +125,7 @@ def record_results(
             )
         )
     }
-    result_ids = [ids[_key(row)[1:]] for row in rows]
+    result_ids = [ids[_key(row)] for row in rows]
 
     kept = {
         result_id: payload for result_id, (_, _, payload) in zip(result_ids, items, strict=True)

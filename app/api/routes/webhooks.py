@@ -51,6 +51,7 @@ router = APIRouter(prefix="/webhooks", tags=["webhooks"])
 
 CI_TRIGGER = "ci"
 SIGNATURE_PREFIX = "sha256="
+SIGNATURE = re.compile(r"sha256=[0-9a-fA-F]{64}")
 HANDLED_EVENTS = ("push", "ping")
 COMMIT_SHA = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
 
@@ -99,9 +100,9 @@ def signature(secret: str, body: bytes) -> str:
 def _verify(settings: Settings, body: bytes, header: str | None) -> None:
     if settings.webhook_secret is None:
         raise HTTPException(status.HTTP_403_FORBIDDEN, detail=DISABLED)
-    if not header:
+    if not header:  # absent, or sent empty
         raise HTTPException(status.HTTP_401_UNAUTHORIZED, detail=MISSING_SIGNATURE)
-    if not header.startswith(SIGNATURE_PREFIX):
+    if not SIGNATURE.fullmatch(header):
         raise HTTPException(status.HTTP_401_UNAUTHORIZED, detail=MALFORMED_SIGNATURE)
     expected = signature(settings.webhook_secret.get_secret_value(), body)
     if not hmac.compare_digest(header.lower().encode(), expected.encode()):
@@ -183,13 +184,10 @@ async def create_github_delivery(
     response: Response,
     session: SessionDep,
     settings: SettingsDep,
+    # not validated here: whatever it holds, a signature that is not right answers 401
     x_hub_signature_256: Annotated[
         str | None,
-        Header(
-            max_length=200,
-            pattern=_TEXT_HEADER,
-            description="`sha256=` and the hex HMAC-SHA256 of the body under the secret",
-        ),
+        Header(description="`sha256=` and the hex HMAC-SHA256 of the body under the secret"),
     ] = None,
     x_github_event: Annotated[
         str | None,

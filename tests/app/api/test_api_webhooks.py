@@ -48,6 +48,37 @@ def test_refuse_delivery_without_signature(hooks: TestClient) -> None:
     }
 
 
+def test_refuse_delivery_with_empty_signature(hooks: TestClient) -> None:
+    raw = json.dumps(push(FIRST)).encode()
+    response = deliver(hooks, None, body=raw, sign="")
+    assert response.status_code == 401
+    assert response.json() == {
+        "detail": "missing X-Hub-Signature-256 header: the delivery must be signed with the "
+        "webhook secret"
+    }
+
+
+@pytest.mark.parametrize(
+    "sign",
+    [
+        "sha256=",
+        "sha256=" + "g" * 64,
+        "sha256=" + "a" * 63,
+        "sha256=" + "a" * 65,
+        "sha256=" + "a" * 300,
+        "sha256= " + "a" * 64,
+        "sha256=" + "a" * 64 + "\x7f",
+    ],
+)
+def test_refuse_delivery_with_malformed_signature(hooks: TestClient, sign: str) -> None:
+    raw = json.dumps(push(FIRST)).encode()
+    response = deliver(hooks, None, body=raw, sign=sign)
+    assert response.status_code == 401
+    assert response.json() == {
+        "detail": "malformed X-Hub-Signature-256 header: expected `sha256=<hex digest>`"
+    }
+
+
 def test_accept_signature_in_upper_case_hex(hooks: TestClient) -> None:
     raw = json.dumps({"zen": "Approachable is better than simple."}).encode()
     digest = signature(SECRET, raw).removeprefix("sha256=").upper()

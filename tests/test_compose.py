@@ -286,3 +286,59 @@ def test_interpolated_variables_have_default_or_are_documented() -> None:
 def test_dockerignore_excludes_local_state_and_secrets() -> None:
     ignored = set((REPO / ".dockerignore").read_text(encoding="utf-8").split())
     assert {".git", ".venv", "var", ".env"} <= ignored
+
+
+def _requirement_closure(requirements: list[str]) -> set[str]:
+    """The distributions an install of `requirements` brings, read from the installed
+    metadata (each requirement's extras followed, environment markers evaluated)."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    seen: dict[str, set[str]] = {}
+    todo = [Requirement(r) for r in requirements]
+    while todo:
+        req = todo.pop()
+        if req.marker is not None and not req.marker.evaluate({"extra": ""}):
+            continue
+        name = canonicalize_name(req.name)
+        extras = set(req.extras)
+        if name in seen and extras <= seen[name]:
+            continue
+        seen.setdefault(name, set()).update(extras)
+        try:
+            requires = distribution(name).requires or []
+        except PackageNotFoundError:
+            continue
+        for text in requires:
+            sub = Requirement(text)
+            if sub.marker is None or any(
+                sub.marker.evaluate({"extra": e}) for e in {"", *seen[name]}
+            ):
+                todo.append(Requirement(str(sub).split(";")[0]))
+    return set(seen)
+
+
+def test_runtime_dependencies_bring_what_the_redis_transport_imports() -> None:
+    # what `pip install -e .` and the Dockerfile install: the dependencies, no dev extra
+    with (REPO / "pyproject.toml").open("rb") as f:
+        runtime = tomllib.load(f)["project"]["dependencies"]
+    assert 'project["dependencies"]' in (REPO / "Dockerfile").read_text()
+    from importlib.metadata import distribution
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    def needed_for_redis(text: str) -> bool:
+        marker = Requirement(text).marker
+        return marker is not None and marker.evaluate({"extra": "redis"})
+
+    kombu_redis = {
+        canonicalize_name(Requirement(r).name)
+        for r in distribution("kombu").requires or []
+        if needed_for_redis(r)
+    }
+    assert kombu_redis, "kombu declares no `redis` extra: read its transport's imports again"
+    missing = kombu_redis - _requirement_closure(runtime)
+    assert not missing, f"the runtime dependencies lack {sorted(missing)} (kombu's redis extra)"

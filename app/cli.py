@@ -29,6 +29,7 @@ from app.cli_output import (
     print_replay,
     print_theorem,
     replay_json,
+    say,
 )
 from app.cli_progress import progress_on_stderr
 from app.db import get_sessionmaker, redact_url
@@ -264,7 +265,7 @@ def cmd_check(args: argparse.Namespace, settings: Settings) -> int:
     else:
         print_check_summary(outcome)
     if outcome.error is not None:
-        print(f"proofbridge: error: run {outcome.run_id} failed: {outcome.error}", file=sys.stderr)
+        say(f"proofbridge: error: run {outcome.run_id} failed: {outcome.error}", file=sys.stderr)
     if args.junit is not None:
         try:
             args.junit.write_bytes(junit_xml(outcome.results, modules=modules))
@@ -326,7 +327,7 @@ def cmd_show(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     import uvicorn
 
-    from app.runtime import prepare_server
+    from app.runtime import prepare_server, why_cannot_listen
 
     if args.processes > 1 and not settings.broker_url:
         raise UsageError(
@@ -334,6 +335,9 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
             "runs are checked by the server's own runner, which runs in one process; "
             "set a broker and start `proofbridge worker`, or serve from one process"
         )
+    unusable = why_cannot_listen(args.host, args.port)
+    if unusable is not None:
+        raise UsageError(unusable)
     prepare_server(settings)
     workers = args.processes if args.processes > 1 else None
     uvicorn.run("app.main:app", host=args.host, port=args.port, workers=workers)
@@ -384,17 +388,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         settings = load_settings()
     except ValueError as exc:
-        print(f"proofbridge: error: {exc}", file=sys.stderr)
+        say(f"proofbridge: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     try:
         return COMMANDS[args.command](args, settings)
     except (UsageError, SelectionError, SchemaNotReady, TokenError) as exc:
-        print(f"proofbridge: error: {exc}", file=sys.stderr)
+        say(f"proofbridge: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except SQLAlchemyError as exc:
         url = redact_url(settings.database_url)
         detail = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-        print(f"proofbridge: error: database {url}: {detail}", file=sys.stderr)
+        say(f"proofbridge: error: database {url}: {detail}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("proofbridge: interrupted", file=sys.stderr)

@@ -6,11 +6,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from app.cli_output import dumps
+from app.cli_output import dumps, say
 from app.db import get_sessionmaker
 from app.runtime import open_database
 from app.schemas import CoverageOut
 from app.settings import Settings
+from app.visible import visible
 
 __all__ = ["add_coverage_parser", "cmd_coverage", "print_coverage"]
 
@@ -51,19 +52,20 @@ def _percent(part: int, whole: int) -> str:
 
 
 def print_coverage(report: CoverageOut) -> None:
-    width = max([len("module"), *(len(m.module) for m in report.modules.data)])
-    print(f"{'module':<{width}}  theorems  checked  unsupported")
+    width = max([len("module"), *(len(visible(m.module)) for m in report.modules.data)])
+    say(f"{'module':<{width}}  theorems  checked  unsupported")
     for m in report.modules.data:
-        print(f"{m.module:<{width}}  {m.theorems:>8}  {m.checked:>7}  {m.unsupported:>11}")
-    print(
+        say(f"{visible(m.module):<{width}}  {m.theorems:>8}  {m.checked:>7}  {m.unsupported:>11}")
+    say(
         f"{report.theorems} theorem{'' if report.theorems == 1 else 's'}: {report.checked} checked "
         f"({_percent(report.checked, report.theorems)}), {report.unsupported} unsupported"
     )
     if report.vocabulary.count:
-        print(f"\nmissing vocabulary ({report.vocabulary.count} names; sole blocker / blocks):")
+        say(f"\nmissing vocabulary ({report.vocabulary.count} names; sole blocker / blocks):")
         for v in report.vocabulary.data[:SHOWN]:
-            print(f"  {v.sole_blocker:>6} / {v.blocks:<6} {v.name}  (e.g. {v.example})")
+            name, example = visible(v.name), visible(v.example)
+            say(f"  {v.sole_blocker:>6} / {v.blocks:<6} {name}  (e.g. {example})")
     if report.other_reasons.count:
-        print("\nother reasons (theorems):")
+        say("\nother reasons (theorems):")
         for r in report.other_reasons.data[:SHOWN]:
-            print(f"  {r.theorems:>6}  {r.reason}")
+            say(f"  {r.theorems:>6}  {r.reason}")

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from dataclasses import replace
-from typing import Any
+from typing import Any, TextIO
 
 from app import schemas
 from app.services.checks import Replay, RunOutcome
 from app.services.ingest import IngestReport, describe_document_kinds
+from app.visible import visible
 from theorem_index.model import IngestError
 
 __all__ = [
@@ -23,6 +25,7 @@ __all__ = [
     "print_replay",
     "print_theorem",
     "replay_json",
+    "say",
     "side_errors",
     "show_value",
 ]
@@ -39,8 +42,20 @@ def jsonable(value: Any) -> Any:
     return value
 
 
+_C1 = re.compile("[\x7f-\x9f]")
+
+
 def dumps(value: Any) -> str:
-    return json.dumps(jsonable(value), ensure_ascii=False, indent=2, allow_nan=False, default=str)
+    """JSON for the terminal and for programs: DEL and the C1 controls, which JSON allows raw
+    but a terminal obeys, written as `\\u009b` escapes (the same text once parsed)."""
+    text = json.dumps(jsonable(value), ensure_ascii=False, indent=2, allow_nan=False, default=str)
+    return _C1.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def say(text: str = "", *, file: TextIO | None = None, flush: bool = False) -> None:
+    """Print a line for people, its control characters (but newlines and tabs) written
+    visibly (`app.visible`): a name cannot move the cursor, retitle or clear the terminal."""
+    print(visible(text, keep="\n\t"), file=file, flush=flush)
 
 
 def _dims(dims: dict[str, Any] | None) -> str:
@@ -66,26 +81,26 @@ def print_ingest_report(report: IngestReport) -> None:
     """Warnings and errors first (stderr), then the summary (stdout); when nothing could be
     ingested, a last error line instead of an empty summary."""
     for warning in report.warnings:
-        print(_warning_line(warning), file=sys.stderr)
+        say(_warning_line(warning), file=sys.stderr)
     for error in report.errors:
-        print(str(error), file=sys.stderr)
+        say(str(error), file=sys.stderr)
     problems = [
         _plural(len(items), word)
         for items, word in ((report.errors, "error"), (report.warnings, "warning"))
         if items
     ]
     if report.exit_code == 2:
-        print(f"proofbridge: error: nothing was ingested ({', '.join(problems)})", file=sys.stderr)
+        say(f"proofbridge: error: nothing was ingested ({', '.join(problems)})", file=sys.stderr)
         return
     if problems:
-        print(", ".join(problems), file=sys.stderr)
+        say(", ".join(problems), file=sys.stderr)
     sys.stderr.flush()
-    print(
+    say(
         f"{_plural(report.files, 'file')}: {_plural(report.declarations, 'declaration')} "
         f"({_plural(report.theorems, 'theorem')}, {_plural(report.definitions, 'definition')}), "
         f"{_plural(report.module_docs, 'module doc')}"
     )
-    print(
+    say(
         f"{report.new} new, {report.changed} changed, {report.unchanged} unchanged, "
         f"{report.removed} removed; {report.parsed} of {report.declarations} parsed"
     )
@@ -157,7 +172,7 @@ def print_check_line(result: dict[str, Any]) -> None:
     """One line per theorem. A failure shows its counterexample's own dims and errors, and
     labels the maxima over every draw as such; a pass shows the tolerances it met."""
     status = str(result["status"]).upper()
-    head = f"{status:<11} {result['name']}"
+    head = f"{status:<11} {visible(str(result['name']))}"
     if result["status"] in ("pass", "fail"):
         setup = (
             f"[{result['checker']}] {result['trials']} trials, seed {result['seed']}, "
@@ -178,9 +193,9 @@ def print_check_line(result: dict[str, Any]) -> None:
             tail += f": {result['reason']}"
     else:
         tail = str(result.get("reason") or "")
-    print(f"{head}  {tail}", flush=True)
+    say(f"{head}  {tail}", flush=True)
     for line in part_lines(result.get("parts") or ()):
-        print(f"    {line}", flush=True)
+        say(f"    {line}", flush=True)
 
 
 def part_lines(parts: Any) -> list[str]:
@@ -208,7 +223,7 @@ def print_check_summary(outcome: RunOutcome) -> None:
         counts[r["status"]] = counts.get(r["status"], 0) + 1
     parts = ", ".join(f"{counts.get(s, 0)} {s}" for s in ("pass", "fail", "error", "unsupported"))
     n = len(outcome.results)
-    print(f"run {outcome.run_id}: {n} theorem{'' if n == 1 else 's'} checked: {parts}")
+    say(f"run {outcome.run_id}: {n} theorem{'' if n == 1 else 's'} checked: {parts}")
 
 
 def _shown_inputs(replay: Replay) -> str:
@@ -244,61 +259,62 @@ def print_replay(replay: Replay) -> None:
         where = f"the stored counterexample's inputs{shrunk}"
     else:
         where = "the sampled trial's inputs"
-    print(f"{replay.name}: seed {replay.seed}, dims {_dims(dims)}, trial {trial}: {result.status}")
-    print(f"  showing {where}")
+    head = f"{visible(replay.name)}: seed {replay.seed}, dims {_dims(dims)}, trial {trial}"
+    say(f"{head}: {result.status}")
+    say(f"  showing {where}")
     if result.reason:
-        print(f"  the check at these dims: {result.reason}")
+        say(f"  the check at these dims: {result.reason}")
     if repro.error:
-        print(f"  no trial replayed: {repro.error}")
+        say(f"  no trial replayed: {repro.error}")
     for key, value in repro.inputs.items():
-        print(f"  {key} = {show_value(value, replay.shapes.get(key))}")
-    print(f"  lhs = {show_value(repro.lhs)}")
-    print(f"  rhs = {show_value(repro.rhs)}")
+        say(f"  {key} = {show_value(value, replay.shapes.get(key))}")
+    say(f"  lhs = {show_value(repro.lhs)}")
+    say(f"  rhs = {show_value(repro.rhs)}")
 
 
 def print_theorem(detail: schemas.TheoremDetail) -> None:
     removed = ", removed" if detail.removed else ""
-    print(" ".join((*detail.modifiers, detail.kind, detail.name)))
-    print(f"  module {detail.module}, revision {detail.revision}{removed}")
+    say(" ".join((*detail.modifiers, detail.kind, visible(detail.name))))
+    say(f"  module {visible(detail.module)}, revision {detail.revision}{removed}")
     loc = detail.location
     if loc.file:
         lines = f":{loc.line_start}-{loc.line_end}" if loc.line_start else ""
-        print(f"  source {loc.file}{lines}")
+        say(f"  source {loc.file}{lines}")
     if detail.binders:
-        print(f"  {detail.binders}")
-    print(f"  : {detail.statement}")
+        say(f"  {detail.binders}")
+    say(f"  : {detail.statement}")
     if detail.docstring:
-        print()
+        say()
         for line in detail.docstring.splitlines():
-            print(f"  {line}")
+            say(f"  {line}")
     if detail.equations:
-        print("\nEquations")
+        say("\nEquations")
         for eq in detail.equations:
-            print(f"  • {eq}")
+            say(f"  • {eq}")
     if detail.parse_error:
         pe = detail.parse_error
-        print(f"\nparse error ({pe.get('part')}): {pe.get('message')}")
+        say(f"\nparse error ({pe.get('part')}): {pe.get('message')}")
     if detail.unknown_constants:
-        print(f"\nunknown constants: {', '.join(detail.unknown_constants)}")
+        say(f"\nunknown constants: {', '.join(detail.unknown_constants)}")
     checker = detail.checker
-    print(f"\nchecker: {checker.kind}" + (f" ({checker.reason})" if checker.reason else ""))
+    say(f"\nchecker: {checker.kind}" + (f" ({checker.reason})" if checker.reason else ""))
     if checker.dependencies:
-        print(f"  uses: {', '.join(checker.dependencies)}")
+        say(f"  uses: {', '.join(checker.dependencies)}")
     if checker.statement:
-        print(f"  registered for: {checker.statement}")
+        say(f"  registered for: {checker.statement}")
         if checker.statement_matches is not None:
             same = "yes" if checker.statement_matches else f"no, {checker.statement_difference}"
-            print(f"  matches the ingested statement: {same}")
-    print(f"status: {detail.status}" + (" (stale: needs a rerun)" if detail.stale else ""))
+            say(f"  matches the ingested statement: {same}")
+    say(f"status: {detail.status}" + (" (stale: needs a rerun)" if detail.stale else ""))
     if detail.results:
-        print("results (newest first):")
+        say("results (newest first):")
         for r in detail.results:
-            print(
+            say(
                 f"  run {r.run_id} {r.created_at:%Y-%m-%d %H:%M} rev {r.revision} {r.status} "
                 f"[{r.checker}] {r.trials} trials, seed {r.seed}, {r.dtype}, dims {_dims(r.dims)}, "
                 f"max abs err {_err(r.max_abs_err)}"
             )
     if len(detail.revisions) > 1:
-        print(f"revisions: {len(detail.revisions)}")
+        say(f"revisions: {len(detail.revisions)}")
         for rev in detail.revisions:
-            print(f"  {rev.revision} {rev.created_at:%Y-%m-%d %H:%M} {rev.commit or ''}")
+            say(f"  {rev.revision} {rev.created_at:%Y-%m-%d %H:%M} {rev.commit or ''}")

@@ -2,7 +2,8 @@
 
 One `<testcase>` per theorem, its module as the class name: `fail` is a `<failure>`,
 `error` an `<error>` (each with the errors, the counterexample and the `proofbridge repro`
-command that replays it), `unsupported` is `<skipped>` with the reason.
+command that replays it), `unsupported` is `<skipped>` with the reason. Control characters
+in names and texts (which XML 1.0 forbids) are written visibly, as `\\x1b` (`app.visible`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import shlex
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
 from typing import Any
+
+from app.visible import visible
 
 __all__ = ["junit_xml", "repro_command"]
 
@@ -37,7 +40,11 @@ def _detail(result: Mapping[str, Any]) -> str:
     if name is not None and seed is not None:
         dtype = str(result.get("dtype") or "float64")
         lines.append(f"replay: {repro_command(str(name), int(seed), dtype)}")
-    return "\n".join(lines)
+    return visible("\n".join(lines), keep="\t\n")
+
+
+def _text(value: str) -> str:
+    return visible(value, keep="\t\n")
 
 
 def junit_xml(
@@ -52,7 +59,7 @@ def junit_xml(
     suite_el = ET.Element(
         "testsuite",
         {
-            "name": suite,
+            "name": visible(suite),
             "tests": str(len(rows)),
             "failures": str(sum(r["status"] == "fail" for r in rows)),
             "errors": str(sum(r["status"] == "error" for r in rows)),
@@ -67,20 +74,20 @@ def junit_xml(
             suite_el,
             "testcase",
             {
-                "classname": module,
-                "name": name,
+                "classname": visible(module),
+                "name": visible(name),
                 "time": f"{float(r.get('duration_s') or 0.0):.3f}",
             },
         )
         reason = str(r.get("reason") or "")
         if r["status"] == "fail":
-            el = ET.SubElement(case, "failure", {"message": reason or "check failed"})
+            el = ET.SubElement(case, "failure", {"message": _text(reason or "check failed")})
             el.text = _detail(r)
         elif r["status"] == "error":
-            el = ET.SubElement(case, "error", {"message": reason or "checker error"})
+            el = ET.SubElement(case, "error", {"message": _text(reason or "checker error")})
             el.text = _detail(r)
         elif r["status"] == "unsupported":
-            ET.SubElement(case, "skipped", {"message": reason or "no checker"})
+            ET.SubElement(case, "skipped", {"message": _text(reason or "no checker")})
     root = ET.Element("testsuites")
     root.append(suite_el)
     ET.indent(root)

@@ -1,0 +1,92 @@
+"""Theorem names holding control characters (Lean accepts them inside `«…»`) on the command
+line: JUnit XML stays well-formed, no terminal output carries them raw, JSON keeps them
+exactly (the API's JUnit: tests/app/api/test_api_control_characters.py)."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from cli_support import cli, upgraded
+
+from app.visible import visible
+
+TITLE = "a\x1b]0;pwned\x07b"  # an OSC sequence: retitles a terminal that obeys it
+BACKSPACE = "back\x08space [x]"  # rich markup would take `[x]` for a style
+FORM_FEED = "form\x0cfeed\x9b2J"  # \x9b: the one-byte C1 CSI
+
+HOSTILE = f"""namespace Hostile
+
+theorem «{TITLE}» (x : ℝ) : x + 0 = x := by simp
+
+theorem «{BACKSPACE}» (x : ℝ) : x * 1 = x + 1 := by simp
+
+theorem «{FORM_FEED}» (x : ℝ) : Real.frobnicate x = 0 := by simp
+
+end Hostile
+"""
+NAMES = [f"Hostile.«{n}»" for n in (TITLE, BACKSPACE, FORM_FEED)]
+RAW = ("\x1b", "\x07", "\x08", "\x0c", "\x9b")
+
+
+@pytest.mark.parametrize(
+    ("text", "keep", "shown"),
+    [
+        ("a\x1b]0;t\x07b", "", "a\\x1b]0;t\\x07b"),
+        ("x\ty\nz\r", "\t\n", "x\ty\nz\\x0d"),
+        ("x\ty\n", "", "x\\x09y\\x0a"),
+        ("\x00\x7f\x85\x9f", "", "\\x00\\x7f\\x85\\x9f"),
+        ("\ufffe\uffff\ud800", "", "\\ufffe\\uffff\\ud800"),
+        ("ℝ → «a b» \u202e", "", "ℝ → «a b» \u202e"),
+    ],
+)
+def test_write_control_characters_visibly(text: str, keep: str, shown: str) -> None:
+    assert visible(text, keep=keep) == shown
+
+
+def _junit_names(data: bytes) -> list[str]:
+    suite = ET.fromstring(data).find("testsuite")
+    assert suite is not None
+    return sorted(str(case.get("name")) for case in suite.iter("testcase"))
+
+
+def test_check_writes_wellformed_junit_and_no_raw_control_characters(
+    db_url: str, tmp_path: Path
+) -> None:
+    url = upgraded(db_url, tmp_path)
+    page = tmp_path / "Hostile.lean"
+    page.write_text(HOSTILE, encoding="utf-8")
+    junit = tmp_path / "junit.xml"
+
+    ingested = cli("ingest", str(page), url=url, cwd=tmp_path)
+    checked = cli("check", "--trials", "8", "--junit", str(junit), url=url, cwd=tmp_path)
+    shown = cli("show", NAMES[1], url=url, cwd=tmp_path)
+    replayed = cli("repro", NAMES[1], "--seed", "0", url=url, cwd=tmp_path)
+    coverage = cli("coverage", url=url, cwd=tmp_path)
+    unknown = cli("show", "Hostile.\x1b]0;gone\x07", url=url, cwd=tmp_path)
+    as_json = cli("check", "--json", "--trials", "8", url=url, cwd=tmp_path)
+
+    assert ingested.returncode == 0, ingested.stderr
+    assert checked.returncode == 1, checked.stderr
+    assert (shown.returncode, replayed.returncode, coverage.returncode) == (0, 1, 0)  # 1: fails
+    assert unknown.returncode == 2
+    assert unknown.stderr == "proofbridge: error: unknown declaration: Hostile.\\x1b]0;gone\\x07\n"
+    for proc in (ingested, checked, shown, replayed, coverage, unknown):
+        for char in RAW:
+            assert char not in proc.stdout + proc.stderr, (proc.args, char)
+    lines = checked.stdout.splitlines()
+    assert lines[0].startswith("PASS        Hostile.«a\\x1b]0;pwned\\x07b»  [derived]")
+    assert lines[1].startswith("FAIL        Hostile.«back\\x08space [x]»  [derived]")
+    assert lines[2].startswith("UNSUPPORTED Hostile.«form\\x0cfeed\\x9b2J»  no semantics for")
+    assert shown.stdout.startswith("theorem Hostile.«back\\x08space [x]»\n")
+    assert replayed.stdout.startswith("Hostile.«back\\x08space [x]»: seed 0,")
+
+    assert _junit_names(junit.read_bytes()) == sorted(visible(n) for n in NAMES)
+    assert "replay: proofbridge repro 'Hostile.«back\\x08space [x]»' --seed 0" in (
+        junit.read_text(encoding="utf-8")
+    )
+    results = json.loads(as_json.stdout)
+    assert sorted(r["name"] for r in results) == sorted(NAMES)  # exact, control characters kept
+    assert "\x9b" not in as_json.stdout and "\\u009b" in as_json.stdout

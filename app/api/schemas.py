@@ -108,7 +108,11 @@ class RunCreate(BaseModel):
     trials: Trials = 64
     seed: Seed = 0
     dtype: Dtype = "float64"
-    dims: Dims | None = Field(default=None, description='pinned dimensions, e.g. {"N": 3}')
+    dims: Dims | None = Field(
+        default=None,
+        description='pinned dimensions, e.g. {"N": 3}; one that none of the selected theorems '
+        "has is refused (422), as `check --dims` refuses it",
+    )
     changed_only: StrictBool = False
 
 

@@ -13,9 +13,10 @@ from sqlalchemy.orm import Session
 from app import crud, models
 from app.db import lock_for_writing
 from app.services import queries
-from app.services.checks import CheckParams
+from app.services.checks import CheckParams, build_environment, check_pinned_dims, load_backend
 from app.services.checks import create_run as create_check_run
 from app.services.lifecycle import plan_run
+from app.services.warm import WarmEnvironment
 from app.settings import Settings
 
 __all__ = ["RUNS_LOCK", "IdempotencyConflict", "UncheckableNames", "lock_runs", "queue_run"]
@@ -65,11 +66,14 @@ def queue_run(
     commit: str | None = None,
     idempotency_key: str | None = None,
     locked: bool = False,
+    warm: WarmEnvironment | None = None,
 ) -> tuple[models.Run, bool]:
     """(the run, whether it was created now): the earlier run of `idempotency_key`, or a
     new queued and planned run (flushed, not committed). Raises IdempotencyConflict,
     UncheckableNames, or SelectionError (`app.services.checks`) for the selection as a
-    whole. `locked`: the caller's transaction already holds the lock (`lock_runs`)."""
+    whole, UnknownDims for pinned dimensions that none of its theorems has (the rule of
+    `check --dims`, judged in `warm`'s environment when given). `locked`: the caller's
+    transaction already holds the lock (`lock_runs`)."""
     if not locked:
         lock_runs(session)
     if idempotency_key is not None:
@@ -82,6 +86,14 @@ def queue_run(
     if problems:
         raise UncheckableNames(params.names, problems)
     run = create_check_run(session, params=params, commit=commit, trigger=trigger)
+    if params.dims:
+        if warm is not None:
+            backend, env, _ = warm.get(session)
+        else:
+            backend = load_backend()
+            env = build_environment(session, backend)
+        selection = list(run.params.get("selection") or [])
+        check_pinned_dims(backend, env, names=selection, dims=params.dims)
     run.idempotency_key = idempotency_key
     plan_run(session, run, chunk_size=settings.chunk_size)
     return run, True

@@ -15,6 +15,7 @@ __all__ = [
     "DTYPES",
     "CheckParams",
     "SelectionError",
+    "UnknownDims",
     "check_pinned_dims",
     "select_theorems",
     "theorem_row",
@@ -25,6 +26,10 @@ DTYPES = ("float64", "float32", "bfloat16")
 
 class SelectionError(ValueError):
     """The theorems asked for do not exist or cannot be checked; the message says which."""
+
+
+class UnknownDims(SelectionError):
+    """Pinned dimensions that none of the selected theorems has; the message names theirs."""
 
 
 @dataclass(frozen=True)
@@ -135,11 +140,12 @@ def _listing(names: Sequence[str], limit: int = 12) -> str:
 def check_pinned_dims(
     backend: Any, env: Any, *, names: Sequence[str], dims: Mapping[str, int] | None
 ) -> None:
-    """Refuse pinned dimensions that none of `names` has (SelectionError naming theirs).
+    """Refuse pinned dimensions that none of `names` has (UnknownDims naming theirs). The
+    command line (`check --dims`, `repro --dims`) and the API (`POST /runs`) share this rule.
 
-    A dimension that some of the theorems have pins it in those; the others are drawn as
-    usual. Theorems without a checker (unsupported, or describing it failed) have no
-    dimensions to compare with and are left out; when none is left, nothing is refused.
+        A dimension that some of the theorems have pins it in those; the others are drawn as
+        usual. Theorems without a checker (unsupported, or describing it failed) have no
+        dimensions to compare with and are left out; when none is left, nothing is refused.
     """
     if not dims:
         return
@@ -162,10 +168,10 @@ def check_pinned_dims(
         (name,) = names
         own = known[name]
         listing = f"its dimensions: {', '.join(own)}" if own else "it has no dimensions"
-        raise SelectionError(f"{name} has no {noun} {', '.join(unknown)} ({listing})")
+        raise UnknownDims(f"{name} has no {noun} {', '.join(unknown)} ({listing})")
     theirs = sorted(every)
     listing = f"their dimensions: {_listing(theirs)}" if theirs else "they have no dimensions"
-    raise SelectionError(
+    raise UnknownDims(
         f"none of the {len(known)} selected theorems with a checker has a {noun} "
         f"{', '.join(unknown)} ({listing})"
     )

@@ -22,6 +22,7 @@ from app.services.junit import junit_xml
 from app.services.lifecycle import cancel_run as cancel_check_run
 from app.services.queueing import IdempotencyConflict, UncheckableNames, lock_runs, queue_run
 from app.services.runner import API_TRIGGER
+from app.services.selection import UnknownDims
 from app.settings import Settings
 
 __all__ = ["announce_run", "names_error", "router", "run_detail"]
@@ -53,8 +54,11 @@ def run_detail(request: Request, run: models.Run) -> RunDetail:
 
 def _selection_error(exc: SelectionError, body: RunCreate) -> RequestValidationError:
     loc: tuple[Any, ...] = ("body", "module") if body.module else ("body",)
+    given: Any = body.module
+    if isinstance(exc, UnknownDims):
+        loc, given = ("body", "dims"), body.dims
     return RequestValidationError(
-        [{"type": "value_error", "loc": loc, "msg": str(exc), "input": body.module}]
+        [{"type": "value_error", "loc": loc, "msg": str(exc), "input": given}]
     )
 
 
@@ -95,6 +99,7 @@ def queue_for_request(
                 trigger=trigger,
                 commit=commit,
                 idempotency_key=idempotency_key,
+                warm=request.app.state.describer.warm,
             )
         except IdempotencyConflict as exc:
             raise HTTPException(status.HTTP_409_CONFLICT, detail=str(exc)) from None

@@ -45,6 +45,16 @@ Equations
 • Small.double x = x + x
 """
 
+# Lean source of two theorems, one with a dimension (`n`) and one without.
+DIMS_PAGE = """namespace Dims
+
+theorem sum_zero {n : ℕ} (x : Fin n → ℝ) : ∑ i : Fin n, 0 * x i = 0 := by simp
+
+theorem add_zero (x : ℝ) : x + 0 = x := by simp
+
+end Dims
+"""
+
 
 def make_settings(database_url: str, data_dir: Path, **overrides: object) -> Settings:
     values: dict[str, object] = {

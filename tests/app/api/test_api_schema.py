@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from api_support import API, AUTH, ingest_small_page
+from api_support import API, AUTH, DIMS_PAGE, ingest, ingest_small_page
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -219,11 +219,11 @@ def test_refuse_run_name_that_is_not_unicode(client: TestClient) -> None:
 def test_create_run_accepts_integral_json_numbers(app: FastAPI) -> None:
     app.state.submit_run = lambda run_id: None
     with TestClient(app) as client:
-        ingest_small_page(client)
-        body = {"names": ["Small.div_zero"], "trials": 8.0, "dims": {"x": 2.0}}
+        ingest(client, [("Dims.lean", DIMS_PAGE.encode())])
+        body = {"names": ["Dims.sum_zero"], "trials": 8.0, "dims": {"n": 2.0}}
         response = client.post(f"{API}/runs", json=body, headers=AUTH)
     assert response.status_code == 202, response.text
-    assert (response.json()["params"]["trials"], response.json()["params"]["dims"]) == (8, {"x": 2})
+    assert (response.json()["params"]["trials"], response.json()["params"]["dims"]) == (8, {"n": 2})
 
 
 def test_refuse_malformed_multipart_upload(client: TestClient) -> None:

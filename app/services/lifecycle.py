@@ -4,17 +4,19 @@
 execution is split into chunks (`plan_run`); it finishes when its last chunk is done
 (`finish_run`), or is cancelled (`cancel_run`: the chunks it had queued never run, one
 being checked stops before its next theorem, what was recorded stays). `reconcile`
-dispatches again the chunks whose attempt went silent (its worker killed) or whose
-message was lost (the broker flushed or restarted), and finishes runs left unfinished.
+dispatches again the chunks whose attempt went silent (its worker killed), whose message
+was never sent (the broker down, the server killed) or was lost (the broker flushed or
+restarted), and finishes runs left unfinished.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from datetime import timedelta
+from typing import Any
 
-from sqlalchemy import case, func, or_, select, text, true, update
+from sqlalchemy import and_, case, func, or_, select, text, update
 from sqlalchemy.orm import Session
 
 from app import models
@@ -198,16 +200,27 @@ def reconcile(
     *,
     dispatch: Callable[[int], None],
     stale_after_s: float,
-    queue_empty: Callable[[], bool],
+    held: Callable[[], Collection[int] | None],
     chunk_size: int,
 ) -> dict[str, list[int]]:
     """Dispatch again what was lost, finish runs whose chunks are all done (committed).
 
-    A running chunk whose heartbeat is older than `stale_after_s` lost its process: it is
-    queued and dispatched again (the theorem it was on counts one loss). A queued chunk of
-    an active run dispatched more than `stale_after_s` ago (or never) is dispatched again
-    when `queue_empty()` says its queue holds no message: the broker lost it. An active
-    run that was never split into chunks (queued before runs were) is planned first.
+    `dispatch(chunk_id)` sends a chunk's message (raising when the broker cannot take it);
+    `held()` names the chunks whose message the broker holds, waiting or just delivered
+    (None when it cannot say). A chunk's `dispatched_at` is set when a sender takes it and
+    cleared when its message could not be sent. Three kinds of chunks of active runs are
+    sent again, each taken by one atomic update that repeats the conditions it was
+    selected on, so that of two reconcilers only one sends it and a chunk that changed in
+    between (claimed by a worker, sent by the server) is left alone:
+
+    - silent: running, its heartbeat older than `stale_after_s` (its process was lost; the
+      theorem it was on counts one loss);
+    - unsent: queued and never sent, or its send failed (the broker was down, or the server
+      was killed before sending): sent as soon as the broker takes messages;
+    - lost: queued and sent more than `stale_after_s` ago, but not held by the broker (it
+      restarted or was flushed, or a worker died holding the message unclaimed).
+
+    A run that was never split into chunks (queued before runs were) is planned first.
     """
     t, r = models.RunTask, models.Run
     unplanned = session.scalars(
@@ -220,37 +233,25 @@ def reconcile(
     )
     for run_id in list(unplanned):
         ensure_planned(session, run_id, chunk_size=chunk_size)
-    now = models.utcnow()
-    stale = now - timedelta(seconds=stale_after_s)
-    active = select(r.id).where(r.status.in_(ACTIVE_RUN_STATUSES))
-    silent = list(
-        session.scalars(
-            select(t.id).where(
-                t.status == "running",
-                t.run_id.in_(active),
-                or_(t.heartbeat_at.is_(None), t.heartbeat_at < stale),
-            )
-        )
-    )
-    if silent:
-        session.execute(update(t).where(t.id.in_(silent)).values(status="queued"))
-    waiting = list(
-        session.scalars(
-            select(t.id).where(
-                t.status == "queued",
-                t.run_id.in_(active),
-                t.id.not_in(silent) if silent else true(),
-                or_(t.dispatched_at.is_(None), t.dispatched_at < stale),
-            )
-        )
-    )
-    lost = waiting if waiting and queue_empty() else []
-    redispatch = silent + lost
-    if redispatch:
-        session.execute(update(t).where(t.id.in_(redispatch)).values(dispatched_at=now))
-    session.commit()
-    for chunk_id in redispatch:
-        dispatch(chunk_id)
+    stale = models.utcnow() - timedelta(seconds=stale_after_s)
+    active = t.run_id.in_(select(r.id).where(r.status.in_(ACTIVE_RUN_STATUSES)))
+    silent_if = and_(t.status == "running", or_(t.heartbeat_at.is_(None), t.heartbeat_at < stale))
+    unsent_if = and_(t.status == "queued", t.dispatched_at.is_(None))
+    sent_long_ago_if = and_(t.status == "queued", t.dispatched_at < stale)
+    taken: dict[str, list[int]] = {"silent": [], "unsent": [], "lost": []}
+    sender = _Sender(session, dispatch)
+    for kind, condition in (("silent", silent_if), ("unsent", unsent_if)):
+        condition = and_(active, condition)
+        for chunk_id in _ids(session, condition):
+            if sender.take(chunk_id, condition, requeue=kind == "silent"):
+                taken[kind].append(chunk_id)
+    condition = and_(active, sent_long_ago_if)
+    waiting = _ids(session, condition)
+    in_broker = held() if waiting and not sender.broker_down else None
+    if in_broker is not None:
+        for chunk_id in waiting:
+            if chunk_id not in in_broker and sender.take(chunk_id, condition):
+                taken["lost"].append(chunk_id)
     finished = []
     pending = case((t.status.in_(("queued", "running")), 1), else_=0)
     candidates = session.execute(
@@ -263,6 +264,58 @@ def reconcile(
     for run_id in list(candidates):
         if finish_run(session, run_id) is not None:
             finished.append(run_id)
-    if redispatch or finished:
-        log.info("reconciled: dispatched %s again, finished runs %s", redispatch, finished)
-    return {"silent": silent, "lost": lost, "finished": finished}
+    if sender.sent or finished:
+        log.info("reconciled: dispatched %s again, finished runs %s", taken, finished)
+    return taken | {"finished": finished}
+
+
+def _ids(session: Session, condition: Any) -> list[int]:
+    """The chunks that meet `condition`, in order; the reading transaction ends here, so
+    that each take-over is a transaction of its own (on SQLite, one that reads nothing
+    before it writes)."""
+    t = models.RunTask
+    ids = list(session.scalars(select(t.id).where(condition).order_by(t.run_id, t.position)))
+    session.commit()
+    return ids
+
+
+class _Sender:
+    """Takes chunks over one at a time and sends them; after a failed send (the broker is
+    down) it takes nothing more."""
+
+    def __init__(self, session: Session, dispatch: Callable[[int], None]) -> None:
+        self._session = session
+        self._dispatch = dispatch
+        self.broker_down = False
+        self.sent: list[int] = []
+
+    def take(self, chunk_id: int, condition: Any, *, requeue: bool = False) -> bool:
+        """Take the chunk if `condition` still holds (one UPDATE, committed), then send it;
+        True when it was taken, whether or not the send then failed."""
+        if self.broker_down:
+            return False
+        t = models.RunTask
+        values: dict[str, Any] = {"dispatched_at": models.utcnow()}
+        if requeue:
+            values["status"] = "queued"
+        hit = self._session.execute(
+            update(t).where(t.id == chunk_id, condition).values(values)
+        ).rowcount  # type: ignore[attr-defined]
+        self._session.commit()
+        if not hit:
+            return False
+        try:
+            self._dispatch(chunk_id)
+        except Exception as exc:  # the broker is down: sent as soon as it is back
+            log.warning("chunk %s not sent (%s); it stays queued, unsent", chunk_id, exc)
+            self._session.rollback()
+            self._session.execute(
+                update(t)
+                .where(t.id == chunk_id, t.dispatched_at == values["dispatched_at"])
+                .values(dispatched_at=None)
+            )
+            self._session.commit()
+            self.broker_down = True
+            return True
+        self.sent.append(chunk_id)
+        return True

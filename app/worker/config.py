@@ -10,6 +10,9 @@
   unacknowledged message only after `visibility_timeout`, which is above those.
 - Queues: `cpu` and `gpu` for checks (`PROOFBRIDGE_CHECK_QUEUE` says where they go),
   `light` for bookkeeping (reconciling, finishing runs, ingestion).
+- Priorities: Redis keeps one list per priority step (`priority_steps`, 0 first); a
+  run's chunks go at one step, the chunks the reconciler sends again at a step before it
+  (`app.worker.dispatch`).
 """
 
 from __future__ import annotations

@@ -2,15 +2,25 @@
 
 `CeleryDispatcher.dispatch_run(run_id)` is called after the transaction that created the
 run (and planned its chunks) committed, so a worker never receives a chunk it cannot read.
-A broker that cannot be reached leaves the chunks queued and undispatched: the reconciler
-of any worker sends them when the broker is back. `queue_empty` tells the reconciler
-whether the check queues hold any message (then a queued chunk dispatched long ago has
-lost its message).
+It takes the run's chunks that no one sent yet (`dispatched_at` set, in one update) and
+sends them; a chunk whose send fails (the broker is down) gets `dispatched_at` cleared,
+and the reconciler of any worker sends it as soon as the broker takes messages again.
+
+Priorities (Redis keeps one list per priority step and a worker pops the first non-empty
+one, 0 first): a run's chunks are sent at `FRESH_PRIORITY`, chunks sent again by the
+reconciler at `RECOVERED_PRIORITY`, so recovered work is checked next rather than behind
+every chunk queued since. Each chunk's message has the task id `chunk-<id>-<nonce>`:
+`held` reads which chunks the broker holds, waiting in a check queue or delivered to a
+worker (Redis's `unacked` hash) less than `stale_after_s` ago.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import re
+import time
+import uuid
 from typing import Any
 
 from sqlalchemy import update
@@ -21,9 +31,19 @@ from app.services.lifecycle import finish_run, unfinished_chunks
 from app.settings import Settings
 from app.worker.config import CHECK_QUEUES, CHECK_TASK
 
-__all__ = ["CeleryDispatcher", "halves_interleaved"]
+__all__ = [
+    "FRESH_PRIORITY",
+    "RECOVERED_PRIORITY",
+    "CeleryDispatcher",
+    "chunk_of_task",
+    "halves_interleaved",
+]
 
 log = logging.getLogger("proofbridge.worker")
+
+RECOVERED_PRIORITY = 0
+FRESH_PRIORITY = 6
+_TASK_ID = re.compile(r"chunk-(\d+)-[0-9a-f]+")
 
 
 def halves_interleaved(chunks: list[int]) -> list[int]:
@@ -39,45 +59,113 @@ def halves_interleaved(chunks: list[int]) -> list[int]:
     return order
 
 
+def chunk_of_task(task_id: Any) -> int | None:
+    """The chunk a check message is for, from its task id (None for any other message)."""
+    match = _TASK_ID.fullmatch(task_id) if isinstance(task_id, str) else None
+    return int(match.group(1)) if match else None
+
+
+def _message_chunk(raw: bytes | str) -> int | None:
+    try:
+        message = json.loads(raw)
+    except ValueError:
+        return None
+    if isinstance(message, list) and message:  # an unacked entry: [message, exchange, key]
+        message = message[0]
+    headers = message.get("headers") if isinstance(message, dict) else None
+    return chunk_of_task(headers.get("id")) if isinstance(headers, dict) else None
+
+
 class CeleryDispatcher:
     def __init__(self, celery: Any, settings: Settings, make_session: sessionmaker[Session]):
         self._celery = celery
         self._settings = settings
         self._make_session = make_session
 
-    def send_chunk(self, chunk_id: int) -> None:
-        self._celery.send_task(CHECK_TASK, args=[chunk_id], queue=self._settings.check_queue)
+    def send_chunk(self, chunk_id: int, *, recovered: bool = False) -> None:
+        """Send one chunk's message (raises when the broker cannot take it)."""
+        self._celery.send_task(
+            CHECK_TASK,
+            args=[chunk_id],
+            queue=self._settings.check_queue,
+            task_id=f"chunk-{chunk_id}-{uuid.uuid4().hex}",
+            priority=RECOVERED_PRIORITY if recovered else FRESH_PRIORITY,
+        )
+
+    def resend_chunk(self, chunk_id: int) -> None:
+        """Send a chunk again, ahead of the chunks queued before (the reconciler's send)."""
+        self.send_chunk(chunk_id, recovered=True)
 
     def dispatch_run(self, run_id: int) -> list[int]:
-        """Send the run's unfinished chunks (a run with none is finished now); returns the
-        chunks sent. Never raises for a broker that is down: the reconciler sends them."""
+        """Send the run's unfinished chunks that no one sent yet (a run with none left is
+        finished now); returns the chunks sent. Never raises for a broker that is down: the
+        chunks not sent are marked so, and the reconciler sends them."""
+        t = models.RunTask
         with self._make_session() as session:
             chunks = unfinished_chunks(session, run_id)
             if not chunks:
                 finish_run(session, run_id)
                 return []
-            t = models.RunTask
-            session.execute(update(t).where(t.id.in_(chunks)).values(dispatched_at=models.utcnow()))
+            taken = set(
+                session.scalars(
+                    update(t)
+                    .where(t.id.in_(chunks), t.status == "queued", t.dispatched_at.is_(None))
+                    .values(dispatched_at=models.utcnow())
+                    .returning(t.id)
+                )
+            )
             session.commit()
-        sent = []
-        for chunk_id in halves_interleaved(chunks):
+        order = [c for c in halves_interleaved(chunks) if c in taken]
+        sent: list[int] = []
+        for chunk_id in order:
             try:
                 self.send_chunk(chunk_id)
             except Exception as exc:  # the broker is down: the reconciler sends it later
+                unsent = order[len(sent) :]
                 log.warning(
-                    "run %s: chunk %s not sent (%s); it stays queued", run_id, chunk_id, exc
+                    "run %s: %s chunks not sent (%s); the reconciler sends them once the "
+                    "broker is back",
+                    run_id,
+                    len(unsent),
+                    exc,
                 )
+                with self._make_session() as session:
+                    session.execute(update(t).where(t.id.in_(unsent)).values(dispatched_at=None))
+                    session.commit()
                 break
             sent.append(chunk_id)
         return sent
 
-    def queue_empty(self) -> bool:
-        """Whether no check queue holds a message (False when the broker cannot say)."""
+    def held(self) -> set[int] | None:
+        """The chunks whose message the broker holds: waiting in a check queue (at any
+        priority), or delivered to a worker less than `stale_after_s` ago and not yet
+        acknowledged. None when the broker cannot say."""
         try:
             with self._celery.connection_for_read() as connection:
                 channel = connection.default_channel
-                waiting = sum(channel.queue_declare(queue=q).message_count for q in CHECK_QUEUES)
+                client = channel.client
+                keys = [
+                    channel._q_for_pri(queue, pri)
+                    for queue in CHECK_QUEUES
+                    for pri in channel.priority_steps
+                ]
+                # one transaction: a message moves from its queue to `unacked` in between
+                # two reads of it, never to nowhere (but for the instant a worker takes it)
+                pipe = client.pipeline(transaction=True)
+                for key in keys:
+                    pipe.lrange(key, 0, -1)
+                pipe.zrangebyscore(
+                    channel.unacked_index_key, time.time() - self._settings.stale_after_s, "+inf"
+                )
+                pipe.hgetall(channel.unacked_key)
+                *waiting, recent, unacked = pipe.execute()
         except Exception as exc:
-            log.warning("cannot read the queues' lengths: %s", exc)
-            return False
-        return waiting == 0
+            log.warning("cannot read the broker's messages: %s", exc)
+            return None
+        held = set()
+        delivered = [unacked[tag] for tag in recent if tag in unacked]
+        for raw in [m for messages in waiting for m in messages] + delivered:
+            chunk = _message_chunk(raw)
+            if chunk is not None:
+                held.add(chunk)
+        return held

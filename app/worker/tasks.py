@@ -56,9 +56,9 @@ def reconcile_once(celery: Celery) -> dict[str, list[int]]:
     with make_session() as session:
         return reconcile(
             session,
-            dispatch=dispatcher.send_chunk,
+            dispatch=dispatcher.resend_chunk,
             stale_after_s=settings.stale_after_s,
-            queue_empty=dispatcher.queue_empty,
+            held=dispatcher.held,
             chunk_size=settings.chunk_size,
         )
 

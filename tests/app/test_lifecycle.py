@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from db_support import batch, document, theorem
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, event, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app import models
@@ -242,48 +242,149 @@ def test_should_stop_queues_the_chunk_again(make: sessionmaker[Session]) -> None
     assert check.calls == NAMES[:2]
 
 
+def _reconcile(
+    make: sessionmaker[Session], sent: list[int], held: Any = frozenset
+) -> dict[str, list[int]]:
+    with make() as session:
+        return reconcile(session, dispatch=sent.append, stale_after_s=5, held=held, chunk_size=2)
+
+
+def _set(make: sessionmaker[Session], chunk_id: int, **values: Any) -> None:
+    with make() as session:
+        t = models.RunTask
+        session.execute(update(t).where(t.id == chunk_id).values(**values))
+        session.commit()
+
+
 def test_reconcile_dispatches_silent_and_lost_chunks_and_finishes_runs(
     make: sessionmaker[Session],
 ) -> None:
     run_id, chunks = _run(make)
-    old = models.utcnow() - timedelta(seconds=60)
-    t = models.RunTask
-    with make() as session:
-        session.execute(
-            update(t).where(t.id == chunks[0]).values(status="running", heartbeat_at=old)
-        )
-        session.execute(update(t).where(t.id == chunks[1]).values(dispatched_at=old))
-        session.execute(update(t).where(t.id == chunks[2]).values(dispatched_at=models.utcnow()))
-        session.commit()
+    old, now = models.utcnow() - timedelta(seconds=60), models.utcnow()
+    _set(make, chunks[0], status="running", heartbeat_at=old, dispatched_at=old)
+    _set(make, chunks[1], dispatched_at=old)
+    _set(make, chunks[2], dispatched_at=now)
     sent: list[int] = []
-    with make() as session:
-        done = reconcile(
-            session, dispatch=sent.append, stale_after_s=5, queue_empty=lambda: False, chunk_size=2
-        )
-    # the queue holds messages: the queued chunk's may be among them
-    assert (done["silent"], done["lost"], sent) == ([chunks[0]], [], [chunks[0]])
-    assert _get(make, t, chunks[0]).status == "queued"
-    with make() as session:
-        session.execute(update(t).where(t.id == chunks[0]).values(dispatched_at=old))
-        session.commit()
+    # the broker holds chunk 1's message: it waits in the queue, however long
+    done = _reconcile(make, sent, held=lambda: {chunks[1]})
+    assert (done["silent"], done["unsent"], done["lost"], sent) == (
+        [chunks[0]],
+        [],
+        [],
+        [chunks[0]],
+    )
+    assert _get(make, models.RunTask, chunks[0]).status == "queued"
+    _set(make, chunks[0], dispatched_at=old)
     sent.clear()
-    with make() as session:
-        done = reconcile(
-            session, dispatch=sent.append, stale_after_s=5, queue_empty=lambda: True, chunk_size=2
-        )
-    # an empty queue: the message of each chunk dispatched long ago was lost (not chunk 2's)
-    assert sorted(sent) == sorted(chunks[:2])
+    # the broker holds none (it restarted): each chunk sent long ago is lost (not chunk 2)
+    done = _reconcile(make, sent, held=set)
+    assert (done["lost"], sent) == (chunks[:2], chunks[:2])
+    # sent again just now: not lost, whatever the broker says
+    assert _reconcile(make, sent, held=set)["lost"] == []
     for c in chunks:
         _execute(make, c, Checks())
     with make() as session:
         session.execute(update(models.Run).where(models.Run.id == run_id).values(status="running"))
         session.commit()
-    with make() as session:
-        done = reconcile(
-            session, dispatch=sent.append, stale_after_s=5, queue_empty=lambda: True, chunk_size=2
-        )
+    done = _reconcile(make, sent)
     assert done["finished"] == [run_id]
     assert _get(make, models.Run, run_id).status == "passed"
+
+
+def test_reconcile_sends_unsent_chunks_at_once_whatever_the_queue_holds(
+    make: sessionmaker[Session],
+) -> None:
+    _, chunks = _run(make)  # planned, never sent (the server was killed before sending)
+    other_messages = set(range(10_000, 10_100))  # a busy queue of other runs' chunks
+    sent: list[int] = []
+    done = _reconcile(make, sent, held=lambda: other_messages)
+    assert (done["unsent"], sent) == (chunks, chunks)
+    assert all(_get(make, models.RunTask, c).dispatched_at is not None for c in chunks)
+    assert _reconcile(make, sent, held=lambda: other_messages)["unsent"] == []
+    assert sent == chunks  # once each
+
+
+def test_reconcile_sends_unsent_chunks_even_when_the_broker_cannot_list_them(
+    make: sessionmaker[Session],
+) -> None:
+    _, chunks = _run(make)
+    sent: list[int] = []
+    assert _reconcile(make, sent, held=lambda: None)["unsent"] == chunks
+    assert sent == chunks
+
+
+def test_reconcile_leaves_a_chunk_unsent_while_the_broker_refuses_it_then_sends_it(
+    make: sessionmaker[Session],
+) -> None:
+    _, chunks = _run(make)
+    tries: list[int] = []
+
+    def broker_down(chunk_id: int) -> None:
+        tries.append(chunk_id)
+        raise ConnectionError("Error 111 connecting to 127.0.0.1:1. Connection refused.")
+
+    with make() as session:
+        reconcile(session, dispatch=broker_down, stale_after_s=5, held=set, chunk_size=2)
+    assert tries == chunks[:1]  # the broker is down: nothing more is tried this time
+    assert [_get(make, models.RunTask, c).dispatched_at for c in chunks] == [None] * 3
+    sent: list[int] = []
+    assert _reconcile(make, sent)["unsent"] == chunks  # the broker is back
+    assert sent == chunks
+
+
+def test_two_reconcilers_racing_on_a_silent_chunk_dispatch_it_once(
+    make: sessionmaker[Session], engine: Engine
+) -> None:
+    _, chunks = _run(make)
+    old = models.utcnow() - timedelta(seconds=60)
+    _set(make, chunks[0], status="running", heartbeat_at=old, dispatched_at=old)
+    for c in chunks[1:]:
+        _set(make, c, dispatched_at=models.utcnow())
+    sent: list[int] = []
+    second: list[dict[str, list[int]]] = []
+
+    def before_update(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        # the first reconciler selected the chunk; the second runs whole before it updates
+        if statement.lstrip().upper().startswith("UPDATE RUN_TASKS") and not second:
+            second.append({})
+            second[0] = _reconcile(make, sent)
+
+    event.listen(engine, "before_cursor_execute", before_update)
+    try:
+        first = _reconcile(make, sent)
+    finally:
+        event.remove(engine, "before_cursor_execute", before_update)
+    assert (second[0]["silent"], first["silent"]) == ([chunks[0]], [])
+    assert sent == [chunks[0]]
+    chunk = _get(make, models.RunTask, chunks[0])
+    assert (chunk.status, chunk.losses) == ("queued", 0)
+
+
+def test_a_chunk_claimed_between_selection_and_take_over_is_not_reset(
+    make: sessionmaker[Session], engine: Engine
+) -> None:
+    _, chunks = _run(make)
+    old = models.utcnow() - timedelta(seconds=60)
+    _set(make, chunks[0], status="running", heartbeat_at=old, dispatched_at=old)
+    for c in chunks[1:]:
+        _set(make, c, dispatched_at=models.utcnow())
+    claimed: list[str] = []
+
+    def before_update(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        # a worker takes the silent chunk over (and finishes it) once it was selected
+        if statement.lstrip().upper().startswith("UPDATE RUN_TASKS") and not claimed:
+            claimed.append("")
+            claimed[0] = _execute(make, chunks[0], Checks())
+
+    sent: list[int] = []
+    event.listen(engine, "before_cursor_execute", before_update)
+    try:
+        done = _reconcile(make, sent)
+    finally:
+        event.remove(engine, "before_cursor_execute", before_update)
+    assert claimed == ["done"]
+    assert (done["silent"], sent) == ([], [])
+    assert _get(make, models.RunTask, chunks[0]).status == "done"
 
 
 def test_finish_waits_for_every_chunk(make: sessionmaker[Session]) -> None:
@@ -306,9 +407,7 @@ def test_a_run_queued_before_chunks_is_planned_never_passed_empty(
         assert finish_run(session, run_id) is None  # nothing was checked: not "passed"
     sent: list[int] = []
     with make() as session:
-        reconcile(
-            session, dispatch=sent.append, stale_after_s=5, queue_empty=lambda: True, chunk_size=2
-        )
+        reconcile(session, dispatch=sent.append, stale_after_s=5, held=set, chunk_size=2)
     chunks = sorted(sent)
     assert len(chunks) == 3
     assert [_get(make, models.RunTask, c).names for c in chunks] == [

@@ -11,6 +11,8 @@ from typing import Annotated, Literal
 
 from fastapi import Header, Path, Query
 
+from theorem_index.readers import MAX_NAME_LENGTH as READ_NAME_LENGTH
+
 __all__ = [
     "COMMIT_PATTERN",
     "DECLARATION_KINDS",
@@ -34,7 +36,7 @@ __all__ = [
 MAX_OFFSET = 2**31 - 1
 MAX_LIMIT = 1000
 MAX_ID = 2**31 - 1
-MAX_NAME_LENGTH = 1024
+MAX_NAME_LENGTH = READ_NAME_LENGTH  # what ingestion stores is what a path can name
 MAX_TEXT_LENGTH = 1024
 NO_NUL = r"^[^\x00]*$"
 # a commit SHA, full or abbreviated: 4 to 64 hexadecimal digits

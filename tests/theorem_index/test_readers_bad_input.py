@@ -24,7 +24,7 @@ def _write(path: Path, data: bytes | str) -> Path:
 
 
 def test_read_binary_file_reports_it_and_keeps_the_other_files(tmp_path: Path) -> None:
-    binary = _write(tmp_path / "a.txt", b"theorem \x00\x01\x02")
+    binary = _write(tmp_path / "a.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00")
     good = _write(tmp_path / "b.txt", GOOD)
     batch = read_paths([binary, good])
     assert batch.documents[0].errors == [
@@ -37,7 +37,13 @@ def test_read_invalid_utf8_names_offset_line_and_column(tmp_path: Path) -> None:
     bad = _write(tmp_path / "a.txt", "Titlé #\n\nab".encode() + b"\xff rest\n")
     doc = read_paths([bad]).documents[0]
     assert doc.errors == [
-        IngestError(str(bad), 3, 3, "invalid UTF-8: byte 0xff at offset 12 (line 3, column 3)")
+        IngestError(str(bad), 3, 3, "invalid UTF-8: byte 0xff at offset 12 (line 3, column 3)"),
+        IngestError(
+            str(bad),
+            3,
+            3,
+            "module doc of a is not stored: its text holds invalid UTF-8 (byte 0xff)",
+        ),
     ]
     assert doc.declarations == []
 

@@ -6,10 +6,12 @@ precise errors; `read_paths` reads many files and folders into a `Batch`.
 
 from theorem_index.readers.batch import MAX_FILE_BYTES, Batch, read_bytes, read_paths
 from theorem_index.readers.sniff import detect_format
+from theorem_index.readers.storable import MAX_NAME_LENGTH
 from theorem_index.readers.tarball import UnsafeArchive, iter_tar_gz
 
 __all__ = [
     "MAX_FILE_BYTES",
+    "MAX_NAME_LENGTH",
     "Batch",
     "UnsafeArchive",
     "detect_format",

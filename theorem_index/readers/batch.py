@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from theorem_index.model import Document, IngestError
-from theorem_index.readers import errors, sniff
+from theorem_index.readers import errors, sniff, storable
 from theorem_index.readers.docgen_html import read_html_page
 from theorem_index.readers.docgen_json import read_json_data
 from theorem_index.readers.lean_source import read_lean_source
@@ -65,7 +65,8 @@ def read_bytes(
     below the root it came from, which names the module of HTML pages and
     Lean files (`Proofs/Foo.html` -> `Proofs.Foo`).
     """
-    rel = name if rel is None else rel
+    name = storable.visible(name)
+    rel = name if rel is None else storable.visible(rel)
     if max_file_bytes is not None and len(data) > max_file_bytes:
         return _failed(name, None, errors.too_large(len(data), max_file_bytes))
     text, problem = sniff.decode(name, data)
@@ -76,8 +77,12 @@ def read_bytes(
     if form is None:
         return _failed(name, None, errors.UNKNOWN_FORMAT)
     if form == sniff.TEXT:
-        return read_text_page(name, text, _stem(rel))
-    return _READERS[form](name, text, rel)
+        doc = read_text_page(name, text, _stem(rel))
+    else:
+        doc = _READERS[form](name, text, rel)
+    if problem is not None:
+        doc.errors.insert(0, problem)
+    return storable.admit(doc, text)
 
 
 def _failed(name: str, form: str | None, message: str) -> Document:

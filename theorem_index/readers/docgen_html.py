@@ -102,7 +102,9 @@ class _Page:
         text = self.text
         try:
             root = lxml_html.document_fromstring(
-                text.encode("utf-8"), parser=lxml_html.HTMLParser(encoding="utf-8")
+                # undecodable bytes go back as they came: lxml decodes as browsers do
+                text.encode("utf-8", "surrogateescape"),
+                parser=lxml_html.HTMLParser(encoding="utf-8"),
             )
         except (etree.ParserError, ValueError):
             root = None

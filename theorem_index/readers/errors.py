@@ -103,6 +103,32 @@ def end_mismatch(written: str, expected: str) -> str:
     return f"'{written}' does not close the innermost scope: expected '{expected}'"
 
 
+def name_length(length: int, limit: int) -> str:
+    return f"is {length} characters long (the limit is {limit})"
+
+
+def invalid_byte(byte: int) -> str:
+    return f"invalid UTF-8 (byte 0x{byte:02x})"
+
+
+def unstorable_char(code: int) -> str:
+    if code == 0:
+        return "a NUL character (U+0000), which cannot be stored"
+    return f"a lone surrogate (U+{code:04X}), which is not Unicode text"
+
+
+def not_stored(what: str, field: str, problem: str) -> str:
+    return f"{what} is not stored: its {field} holds {problem}"
+
+
+def name_too_long(what: str, length: int, limit: int) -> str:
+    return f"{what} is not stored: its name {name_length(length, limit)}"
+
+
+def module_not_stored(module: str, problem: str) -> str:
+    return f"nothing of module {module} is stored: its name {problem}"
+
+
 def found_text(token: str | None, end_what: str = "the end of the line") -> str:
     """`'x'` for a token, or the end of the line / declaration when there is none."""
     return end_what if token is None else f"'{token}'"

@@ -175,7 +175,7 @@ class DeclParser:
             pos = self._skip(close_group(scan, pos, end, self.index), end)
         m = _NAME_RE.match(scan, pos, end)
         if m and m.group() not in KEYWORDS:
-            name = m.group()
+            name = self.code[m.start() : m.end()]  # `scan` masks the insides of «…»
             pos = self._skip(m.end(), end)
             if scan.startswith(".{", pos):
                 pos = self._skip(close_group(scan, pos + 1, end, self.index), end)

@@ -11,6 +11,13 @@ same line breaks, so offsets and positions stay valid in both:
 
 Block comments nest (`/- /- -/ -/`); `/-- … -/` is a doc comment and
 `/-! … -/` a module doc, both returned with their offsets.
+
+A `«quoted»` name part is an atom: quotes, comment markers and brackets in it
+mean nothing, and in `scan` every character of it that could look like syntax
+is `_`. A string literal left open is reported and ends before the next line
+that starts a declaration, a doc comment or a scope command at column 0, so
+that one broken declaration never takes the rest of the file with it (a block
+comment left open comments out the rest of the file, as in Lean).
 """
 
 from __future__ import annotations
@@ -21,7 +28,16 @@ from dataclasses import dataclass
 from theorem_index.readers import errors
 from theorem_index.readers.errors import LineIndex, ReadError
 
-_SPECIAL = re.compile(r"/-|--|\"|'")
+_SPECIAL = re.compile(r"/-|--|\"|'|«")
+_GUILLEMETS = re.compile(r"«[^»\n]*»")
+_NOT_NAME_CHAR = re.compile(r"[^\w'!?]")
+# where scanning resumes after an unterminated string literal
+_COMMAND_LINE = re.compile(
+    r"^(?:@\[|/--|/-!|(?:(?:private|protected|noncomputable|partial|unsafe|nonrec)[ \t]+)*"
+    r"(?:theorem|lemma|def|abbrev|instance|structure|inductive|class|axiom|opaque|example"
+    r"|namespace|section|end|open|variable|universe|import|set_option)(?![\w'!?]))",
+    re.M,
+)
 _COMMENT_EDGE = re.compile(r"/-|-/")
 _STRING_TAIL = re.compile(r'(?:[^"\\]|\\.)*"', re.S)
 _CHAR = re.compile(r"'(?:\\(?:u\{[0-9a-fA-F]+\}|x[0-9a-fA-F]{2}|.)|[^'\\\n])'")
@@ -87,6 +103,16 @@ def _raw_prefix(text: str, quote: int) -> bool:
     return i >= 0 and text[i] == "r" and (i == 0 or not _IDENT_CHAR.match(text[i - 1]))
 
 
+def _recovery(text: str, start: int) -> int:
+    """Where an unterminated string literal opened at `start` is taken to end: the
+    start of the next line that opens a command, else the end of the text."""
+    eol = text.find("\n", start)
+    if eol < 0:
+        return len(text)
+    m = _COMMAND_LINE.search(text, eol + 1)
+    return len(text) if m is None else m.start()
+
+
 def mask(text: str) -> Masked:
     """Split `text` into code and scan views; see the module docstring."""
     code: list[str] = []
@@ -121,7 +147,7 @@ def mask(text: str) -> Masked:
                 index = index or LineIndex(text)
                 line, col = index.line_col(start)
                 problems.append(ReadError(errors.unterminated_comment(line, col), start))
-                end = length
+                end = length  # as in Lean: the rest of the file is commented out
             marker = text[start + 2 : start + 3]
             if marker in ("-", "!") and end - start >= 5:
                 docs.append(DocComment(start, end, marker == "!", text[start + 3 : end - 2]))
@@ -143,10 +169,26 @@ def mask(text: str) -> Masked:
                 index = index or LineIndex(text)
                 line, col = index.line_col(start)
                 problems.append(ReadError(errors.unterminated_string(line, col), start))
-                end = length
+                end = _recovery(text, start)
+                scan.append(text[last : start + 1])
+                scan.append(blank(text[start + 1 : end]))
+                code.append(text[last:end])
+                last = pos = end
+                continue
             scan.append(text[last : start + 1])
             scan.append(blank(text[start + 1 : end - 1]))
             scan.append(text[end - 1 : end] if end > start + 1 else "")
+            code.append(text[last:end])
+            last = pos = end
+            continue
+        if token == "«":
+            atom = _GUILLEMETS.match(text, start)
+            if atom is None:
+                pos = start + 1
+                continue
+            end = atom.end()
+            scan.append(text[last:start])
+            scan.append("«" + _NOT_NAME_CHAR.sub("_", text[start + 1 : end - 1]) + "»")
             code.append(text[last:end])
             last = pos = end
             continue

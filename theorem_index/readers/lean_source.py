@@ -180,7 +180,7 @@ class _SourceReader:
             self._error(exc)
 
     def _rest_word(self, pos: int, end: int) -> str:
-        words = self.scan[pos:end].split(None, 1)
+        words = self.code[pos:end].split(None, 1)  # `scan` masks the insides of «…»
         return words[0] if words else ""
 
     def _end(self, start: int, pos: int, end: int) -> None:
@@ -196,7 +196,7 @@ class _SourceReader:
         within = _IN.search(self.scan, pos, end)
         stop = within.start() if within else end
         scope = self._enter_in() if within else self.scopes[-1]
-        scope.opens.extend(open_directives(self.scan[pos:stop], self.scopes[-1].namespace))
+        scope.opens.extend(open_directives(self.code[pos:stop], self.scopes[-1].namespace))
         if within is not None:
             self._rest_as_command(within.end(), end)
 

@@ -2,12 +2,17 @@
 
 `detect_format` looks at the name's extension first and at the first bytes
 (`head`) second, so an upload without a telling name is still recognised.
-Decoding refuses binary data (a NUL byte) and invalid UTF-8, naming the
-offset, line and column of the first bad byte.
+Decoding refuses binary data: NUL bytes in data that is not UTF-8, or that
+make a tenth of it (UTF-16 text, a binary format's padding). A stray NUL or
+invalid byte in text only costs what holds it: an invalid byte is decoded as
+a surrogate (U+DC80 to U+DCFF, Python's `surrogateescape`), so that the
+readers keep its position and `storable.admit` leaves out the declaration
+that holds it; the first one is reported with its offset, line and column.
 """
 
 from __future__ import annotations
 
+import codecs
 import re
 
 from theorem_index.model import IngestError
@@ -42,7 +47,7 @@ def detect_format(name: str, head: bytes) -> str | None:
     """'docgen-html' | 'docgen-json' | 'text' | 'lean', or None when it is none of them."""
     lower = name.lower()
     body = head[3:] if head.startswith(_BOM) else head
-    if b"\x00" in body:
+    if looks_binary(body, final=False):
         return None
     stripped = body.lstrip()
     if lower.endswith(".lean"):
@@ -64,9 +69,24 @@ def detect_format(name: str, head: bytes) -> str | None:
     return None
 
 
+def looks_binary(data: bytes, *, final: bool = True) -> bool:
+    """Whether `data` (all of a file, or its head when not `final`) is not text."""
+    nuls = data.count(b"\x00")
+    if not nuls:
+        return False
+    if nuls * 10 >= len(data):
+        return True
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(data, final=final)
+    except UnicodeDecodeError:
+        return True
+    return False
+
+
 def decode(file: str, data: bytes) -> tuple[str | None, IngestError | None]:
-    """UTF-8 text without a BOM, or the error saying why the bytes are not text."""
-    if b"\x00" in data:
+    """UTF-8 text without a BOM, its undecodable bytes as surrogates, and the error
+    naming the first of them; or no text and the error saying why the bytes are not text."""
+    if looks_binary(data):
         return None, IngestError(file, None, None, errors.BINARY)
     skip = 3 if data.startswith(_BOM) else 0
     try:
@@ -77,4 +97,5 @@ def decode(file: str, data: bytes) -> tuple[str | None, IngestError | None]:
         line_start = data.rfind(b"\n", 0, offset) + 1
         column = len(data[line_start:offset].decode("utf-8", errors="replace")) + 1
         message = errors.invalid_utf8(data[offset], offset, line, column)
-        return None, IngestError(file, line, column, message)
+        text = data[skip:].decode("utf-8", errors="surrogateescape")
+        return text, IngestError(file, line, column, message)

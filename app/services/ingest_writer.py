@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
 from app import models
@@ -22,6 +22,7 @@ from app.services.ingest_batch import (
     revision_hash,
     sha256_json,
 )
+from app.services.ingest_module_docs import write_module_docs
 from app.services.ingest_owners import choose_owners
 from app.services.parsing import ParseOutcome, Parser
 from app.services.snapshot import Snapshot, chunks, load_snapshot, revision_to_declaration
@@ -183,7 +184,13 @@ class BatchWriter:
         reparsed = {e.decl.name for e in to_parse}
         self._resolve_again(snap, parser, (set(ids) | restored) - live, reparsed)
         removed = self._mark_removed(snap, clean, batch_names)
-        module_docs = self._write_module_docs(snap, source_ids)
+        module_docs, doc_warnings = write_module_docs(
+            self.session,
+            documents=self.batch.documents,
+            source_ids=source_ids,
+            snap=snap,
+            now=self.now,
+        )
         parsed = self._collect_parse_state(snap, new, changed, outcomes)
         kinds = [e.decl.kind for e in self.entries]
         return IngestReport(
@@ -198,7 +205,7 @@ class BatchWriter:
             parsed=parsed,
             module_docs=module_docs,
             errors=tuple(self.errors),
-            warnings=tuple(warnings),
+            warnings=(*warnings, *doc_warnings),
         )
 
     def _decl_update(self, decl_id: int, entry: Entry, source_id: int | None) -> dict[str, Any]:
@@ -325,46 +332,6 @@ class BatchWriter:
                 .values(removed=True, removed_at=self.now, updated_at=self.now)
             )
         return len(gone)
-
-    def _write_module_docs(self, snap: Snapshot, source_ids: dict[str, int]) -> int:
-        count = 0
-        done: set[str] = set()
-        for doc in self.batch.documents:
-            if doc.file in done:
-                continue
-            done.add(doc.file)
-            count += len(doc.module_docs)
-            source_id = source_ids[doc.file]
-            docs_hash = module_docs_hash(doc.module_docs)
-            known = snap.source_by_id.get(source_id)
-            if known is not None and known.module_docs_hash == docs_hash:
-                continue
-            self.session.execute(
-                delete(models.ModuleDoc).where(models.ModuleDoc.source_id == source_id)
-            )
-            rows = [
-                {
-                    "source_id": source_id,
-                    "position": i,
-                    "module": md.module,
-                    "text": md.text,
-                    "headings": list(md.headings),
-                    "mentions": list(md.mentions),
-                    "file": md.location.file if md.location else doc.file,
-                    "line_start": md.location.line_start if md.location else None,
-                    "line_end": md.location.line_end if md.location else None,
-                    "created_at": self.now,
-                }
-                for i, md in enumerate(doc.module_docs)
-            ]
-            if rows:
-                self.session.execute(insert(models.ModuleDoc), rows)
-            self.session.execute(
-                update(models.Source)
-                .where(models.Source.id == source_id)
-                .values(module_docs_hash=docs_hash)
-            )
-        return count
 
     def _collect_parse_state(
         self,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import socket
 from typing import TextIO
 
 from pydantic import ValidationError
@@ -12,7 +14,13 @@ from app.migrate import ensure_schema
 from app.settings import Settings, get_settings
 from app.token import ensure_api_token
 
-__all__ = ["load_settings", "open_database", "prepare_server", "settings_error_message"]
+__all__ = [
+    "load_settings",
+    "open_database",
+    "prepare_server",
+    "settings_error_message",
+    "why_cannot_listen",
+]
 
 
 def settings_error_message(exc: ValidationError) -> str:
@@ -48,3 +56,24 @@ def prepare_server(settings: Settings, *, out: TextIO | None = None) -> str:
     """Everything the server needs before it accepts requests; returns the API token."""
     open_database(settings)
     return ensure_api_token(settings, out=out)
+
+
+def why_cannot_listen(host: str, port: int) -> str | None:
+    """Why a server could not listen on `host:port` (a port something already listens on,
+    an unknown host), or None when it can: uvicorn would only log the error and exit 3."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as exc:
+        return f"cannot serve on {host}:{port}: {exc.strerror}"
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return (
+                    f"port {port} on {host} is already in use (another `proofbridge serve`?): "
+                    "choose another with --port N (`make demo PORT=N`)"
+                )
+            return f"cannot serve on {host}:{port}: {exc.strerror}"
+    return None

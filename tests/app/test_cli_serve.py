@@ -37,6 +37,28 @@ def test_several_processes_need_a_broker(capsys: pytest.CaptureFixture[str]) -> 
     assert "--processes 2 needs PROOFBRIDGE_BROKER_URL" in err
 
 
+def test_serve_refuses_a_port_in_use_saying_how_to_choose_another(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"proofbridge: error: port {port} on 127.0.0.1 is already in use (another "
+        "`proofbridge serve`?): choose another with --port N (`make demo PORT=N`)\n"
+    )
+
+
+def test_serve_refuses_an_unknown_host(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--host", "no-such-host.invalid", "--port", "8000"]) == 2
+    assert "proofbridge: error: cannot serve on no-such-host.invalid:8000: " in (
+        capsys.readouterr().err
+    )
+
+
 def test_processes_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         main(["serve", "--processes", "0"])

@@ -159,7 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("repro", help="replay one recorded trial")
     p.add_argument("name", metavar="NAME")
-    p.add_argument("--seed", type=_seed, required=True)
+    p.add_argument("--seed", type=_seed, help="the seed (default: the newest result's)")
     p.add_argument("--dims", type=parse_dims, help="K=V,... (default: the recorded ones)")
     p.add_argument("--trial", type=int, help="the trial (default: the recorded one)")
     p.add_argument("--trials", type=_positive, help="trial count (default: the recorded one)")

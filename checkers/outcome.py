@@ -133,7 +133,7 @@ def conclude(
         failure = session.failure(worst.dims, worst.worst_trial, inputs, outs)
         if failure is None:  # the batch was re-evaluated; this cannot differ, but never lie
             raise CheckerFault("the failing trial did not fail again when re-evaluated")
-        note = "not shrunk (shrinking switched off)"
+        note = "the failing trial as drawn (a replay does not shrink)"
         shrunk_flag = False
         if shrinking.enabled:
             outcome = shrink(

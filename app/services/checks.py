@@ -328,14 +328,14 @@ def replay(
     session: Session,
     *,
     name: str,
-    seed: int,
+    seed: int | None = None,
     dims: Mapping[str, int] | None = None,
     trial: int | None = None,
     trials: int | None = None,
     dtype: str | None = None,
     backend: Any = None,
 ) -> Replay:
-    """Replay one trial of `name` at `seed`.
+    """Replay one trial of `name` at `seed` (by default the seed of its newest result).
 
     The newest recorded result of `name` with this seed supplies what is not given: the
     dims and trial (those of its counterexample, whose stored inputs are then replayed, or
@@ -345,6 +345,13 @@ def replay(
     """
     decl = theorem_row(session, name)
     result = crud.latest_result(session, declaration_id=decl.id, seed=seed)
+    if seed is None:
+        if result is None:
+            raise SelectionError(
+                f"no recorded check of {name}: give the seed and the dimensions with "
+                "--seed S --dims K=V,..."
+            )
+        seed = result.seed
     counterexample = None
     given = dims
     if dims is None:

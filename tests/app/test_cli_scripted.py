@@ -158,3 +158,35 @@ def test_repro_text_and_json_show_the_same_counterexample(
     assert text[-3:] == ["  f = 1.0", "  lhs = 1.0", "  rhs = 2.0"]
     assert (data["inputs_from"], data["dims"], data["trial"]) == ("counterexample", {"n": 2}, 3)
     assert (data["inputs"], data["lhs"], data["rhs"]) == ({"f": [1.0]}, [1.0], [2.0])
+
+
+def test_repro_without_seed_replays_the_newest_result(
+    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("checkers.result")
+    backend = _scripted(db_url, tmp_path, monkeypatch)
+    main(["check", "Proofs.bad", "--seed", "2"])
+    main(["check", "Proofs.bad", "--seed", "4"])
+    capsys.readouterr()
+
+    code = main(["repro", "Proofs.bad"])
+
+    text = capsys.readouterr().out.splitlines()
+    assert code == 1
+    assert text[0] == "Proofs.bad: seed 4, dims n=2, trial 3: fail"
+    assert backend.calls[-1][1]["seed"] == 4
+
+
+def test_repro_without_seed_or_result_says_what_to_give(
+    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("checkers.result")
+    _scripted(db_url, tmp_path, monkeypatch)
+
+    code = main(["repro", "Proofs.bad"])
+
+    assert (code, capsys.readouterr().err) == (
+        2,
+        "proofbridge: error: no recorded check of Proofs.bad: give the seed and the "
+        "dimensions with --seed S --dims K=V,...\n",
+    )

@@ -196,6 +196,10 @@ def test_repro_returns_recorded_trial(faulty):
     assert (replay.lhs, replay.rhs) == (ce.lhs, ce.rhs)
     assert replay.lhs != replay.rhs
     assert replay.result.status == "fail"
+    # a replay never shrinks, and says so without contradicting a stored shrunk example
+    assert replay.result.reason.endswith(
+        f"trial {result.trial}: the failing trial as drawn (a replay does not shrink)"
+    ), replay.result.reason
 
 
 def test_repro_seed_checker_trial(seeds):

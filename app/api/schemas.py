@@ -25,6 +25,7 @@ __all__ = [
     "CiTrigger",
     "ErrorOut",
     "GithubWebhookOut",
+    "BrokerHealthOut",
     "HealthOut",
     "IngestFailureOut",
     "ModuleOut",
@@ -35,6 +36,7 @@ __all__ = [
     "RunProgress",
     "ValidationErrorOut",
     "ValidationProblem",
+    "WorkerSeenOut",
 ]
 
 MAX_TRIALS = 100_000
@@ -168,10 +170,34 @@ class GithubWebhookOut(BaseModel):
     junit: str | None = None
 
 
+class BrokerHealthOut(BaseModel):
+    """The broker: whether it answered within a second, and why not."""
+
+    url: str = Field(description="the broker's URL, its password hidden")
+    reachable: bool
+    error: str | None = Field(default=None, description="why it is not reachable")
+
+
+class WorkerSeenOut(BaseModel):
+    """A worker that announced itself on the broker within PROOFBRIDGE_STALE_AFTER_S."""
+
+    name: str = Field(description="its Celery node name, as its results name it")
+    queues: list[str]
+    concurrency: int | None
+    seen_s_ago: float
+
+
 class HealthOut(BaseModel):
-    status: Literal["ok"]
+    """`ok`; `degraded` (200): the broker answers but no worker consuming the check queue
+    was seen, so runs wait; `unavailable` (503): the broker does not answer, so no run
+    can be dispatched. `broker` and `workers` are null without a broker (runs are checked
+    in this server)."""
+
+    status: Literal["ok", "degraded", "unavailable"]
     database: Literal["ok"]
     version: str
+    broker: BrokerHealthOut | None = None
+    workers: list[WorkerSeenOut] | None = None
 
 
 class ModuleOut(ModuleSummary):

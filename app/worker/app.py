@@ -6,9 +6,10 @@ parent's database connections alone (`db.after_fork`). On a GPU machine each poo
 gets one GPU (`CUDA_VISIBLE_DEVICES`), the concurrency defaults to the number of GPUs,
 and JAX does not pre-allocate the GPU's memory (`XLA_PYTHON_CLIENT_PREALLOCATE=false`).
 Each pool process loads the checkers (JAX) and the declarations as soon as it starts, on
-a thread of its own, so that its first task does not wait for them. A worker that consumes
-`light` also reconciles every `PROOFBRIDGE_RECONCILE_INTERVAL_S` seconds, on a thread of
-its main process.
+a thread of its own, so that its first task does not wait for them. Every worker announces
+itself on the broker every `PROOFBRIDGE_HEARTBEAT_S` seconds (`app.services.presence`,
+read by `/healthz`); a worker that consumes `light` also reconciles every
+`PROOFBRIDGE_RECONCILE_INTERVAL_S` seconds. Both run on threads of its main process.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 
 from celery import Celery, signals
 
+from app.services import presence
 from app.settings import Settings, get_settings
 from app.worker.config import LIGHT_QUEUE, celery_config
 from app.worker.tasks import reconcile_once, register_tasks, warm_up
@@ -87,6 +89,54 @@ def _init_pool_process(**_: Any) -> None:
         threading.Thread(target=warm_up, name="proofbridge-warm-up", daemon=True).start()
 
 
+class _Beacon:
+    """Announces the worker on the broker every `heartbeat_s` (`app.services.presence`)."""
+
+    def __init__(self, settings: Settings, queues: list[str], concurrency: int | None) -> None:
+        self._settings = settings
+        self._queues = queues
+        self._concurrency = concurrency
+        self._name: str | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="proofbridge-beacon")
+        self._thread.daemon = True
+
+    def start(self, sender: Any = None, **_: Any) -> None:
+        self._name = str(getattr(sender, "hostname", None) or "celery")
+        if self._concurrency is None:  # Celery's default: read what it chose
+            chosen = getattr(getattr(sender, "controller", None), "concurrency", None)
+            self._concurrency = chosen if isinstance(chosen, int) else None
+        self._thread.start()
+
+    def stop(self, **_: Any) -> None:
+        self._stop.set()
+        if self._name is not None:
+            try:
+                presence.withdraw(self._client(), self._name)
+            except Exception as exc:  # the broker is down: the key expires
+                log.warning("cannot withdraw from the broker: %s", exc)
+
+    def _client(self) -> Any:
+        assert self._settings.broker_url
+        return presence.broker_client(self._settings.broker_url, presence.PROBE_TIMEOUT_S * 4)
+
+    def _loop(self) -> None:
+        assert self._name is not None
+        while True:
+            try:
+                presence.announce(
+                    self._client(),
+                    self._name,
+                    queues=self._queues,
+                    concurrency=self._concurrency,
+                    ttl_s=self._settings.stale_after_s,
+                )
+            except Exception as exc:  # the broker is down: next time
+                log.debug("cannot announce the worker: %s", exc)
+            if self._stop.wait(self._settings.heartbeat_s):
+                return
+
+
 class _Reconciler:
     def __init__(self, celery: Celery, every_s: float) -> None:
         self._celery = celery
@@ -125,6 +175,9 @@ def run_worker(
         os.environ[GPU_IDS_VARIABLE] = ",".join(gpus)
         concurrency = concurrency or len(gpus)
     celery = create_celery(settings)
+    beacon = _Beacon(settings, queues, concurrency)
+    signals.worker_ready.connect(beacon.start, weak=False)
+    signals.worker_shutdown.connect(beacon.stop, weak=False)
     reconciler = None
     if LIGHT_QUEUE in queues:
         reconciler = _Reconciler(celery, settings.reconcile_interval_s)

@@ -31,6 +31,7 @@ __all__ = [
     "newly_failing",
     "previous_finished_run",
     "run_results_page",
+    "source_formats",
 ]
 
 FAILING = ("fail", "error")
@@ -233,3 +234,13 @@ def error_samples(
         if err is not None  # so the query asked; this tells the type checker
     ]
     return samples[::-1], int(total)
+
+
+def source_formats(session: Session, *, ids: set[int | None]) -> dict[int, str]:
+    """The input format (`docgen-html`, `docgen-json`, `text`, `lean`) of each source."""
+    wanted = {i for i in ids if i is not None}
+    if not wanted:
+        return {}
+    s = models.Source
+    rows = session.execute(select(s.id, s.format).where(s.id.in_(wanted)))
+    return {int(i): str(f) for i, f in rows}

@@ -1,8 +1,12 @@
 """Rendering the dashboard's pages: the Jinja2 environment, markdown, and the headers.
 
 Every template is autoescaped, so Lean text (names, binders, statements, reasons) is
-always printed as text. Docstrings and module docs are markdown: markdown-it-py parses them
-with raw HTML disabled (a `<script>` in a docstring stays the text `<script>`), and its
+always printed as text, each name, statement and reason isolated in a `<bdi>` (so that a
+right-to-left override in it cannot reverse the text after it). Docstrings and module docs
+are markdown only where their input wrote markdown (doc-gen4 JSON and Lean source); those
+of plain-text and HTML pages are already rendered text and are shown as such, line breaks
+kept. Markdown-it-py parses markdown with raw HTML disabled (a `<script>` in a docstring
+stays the text `<script>`), and its
 output goes through nh3 with an allow-list of tags and attributes, links limited to
 http, https and relative addresses. Pages are served with a Content-Security-Policy that
 allows the dashboard's own script and style sheet only, so that anything that still got
@@ -25,7 +29,16 @@ from markupsafe import Markup
 
 from app import __version__
 
-__all__ = ["CSP", "page", "render_markdown", "theorem_url", "module_url"]
+__all__ = [
+    "CSP",
+    "MARKDOWN_FORMATS",
+    "isolate",
+    "module_url",
+    "page",
+    "render_doc",
+    "render_markdown",
+    "theorem_url",
+]
 
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
@@ -38,6 +51,10 @@ ALLOWED_TAGS = {
 }  # fmt: skip
 ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "ol": {"start"}, "th": {"align"}, "td": {"align"}}
 URL_SCHEMES = {"http", "https"}
+
+# the input formats whose docstrings and module docs are markdown source; the others
+# (`text`, `docgen-html`) hold text already rendered from markdown
+MARKDOWN_FORMATS = frozenset({"docgen-json", "lean"})
 
 _markdown = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
 
@@ -56,6 +73,22 @@ def render_markdown(text: str | None) -> Markup:
         strip_comments=True,
     )
     return Markup(clean)  # sanitised by nh3 just above
+
+
+def render_doc(text: str | None, source_format: str | None) -> Markup:
+    """A docstring or module doc: markdown where its input wrote markdown, else its text
+    as it is (escaped, line breaks kept by the style sheet's `.plain-doc`)."""
+    if not text:
+        return Markup("")
+    if source_format in MARKDOWN_FORMATS:
+        return render_markdown(text)
+    return Markup('<div class="plain-doc">{}</div>').format(text)
+
+
+def isolate(text: Any) -> Markup:
+    """User text (a name, statement, reason) in a `<bdi>`: its bidirectional controls
+    (U+202E RIGHT-TO-LEFT OVERRIDE) end with it instead of reordering what follows."""
+    return Markup("<bdi>{}</bdi>").format("" if text is None else text)
 
 
 def theorem_url(name: str) -> str:
@@ -94,6 +127,8 @@ _env = Environment(
     lstrip_blocks=True,
 )
 _env.filters["markdown"] = render_markdown
+_env.filters["doc"] = render_doc
+_env.filters["bdi"] = isolate
 _env.filters["number"] = _number
 _env.filters["when"] = _when
 _env.globals.update(

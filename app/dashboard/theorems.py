@@ -116,6 +116,7 @@ def read_module(
     if summary is None and not docs:
         return not_found(request, f"There is no module {module}.")
     statuses = summary["statuses"] if summary else {}
+    formats = data.source_formats(session, ids={doc.source_id for doc in docs})
     return page(
         request,
         "module.html",
@@ -124,7 +125,7 @@ def read_module(
             "rows": [views.theorem_summary(d, r, res) for d, r, res in rows],
             "flaky": _flaky_names(session, rows),
             "pager": pager.counted(count),
-            "docs": docs,
+            "docs": [(doc.text, formats.get(doc.source_id)) for doc in docs],
             "counts": statuses,
             "statuses": STATUS_ORDER,
             "bar": status_bar(statuses, width=480, height=20),
@@ -182,6 +183,9 @@ def read_theorem(request: Request, session: SessionDep, name: str) -> HTMLRespon
         "theorem.html",
         {
             "t": detail,
+            "doc_format": data.source_formats(session, ids={decl.source_id}).get(
+                decl.source_id or 0
+            ),
             "is_theorem": decl.kind in THEOREM_KINDS,
             "dependencies": [(dep, dep in known) for dep in detail.checker.dependencies],
             "by_dtype": _by_dtype(detail.results),

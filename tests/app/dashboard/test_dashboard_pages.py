@@ -52,14 +52,14 @@ def test_read_overview_counts_coverage_modules_runs_and_new_failures(
     text = _text(html)
     assert "Coverage: 2 of 4 theorems have a checker (50.0 %)" in text
     # per module: a row with its bar
-    assert '<a href="/modules/Alg">Alg</a></td><td>3</td><td><svg class="bar"' in html
-    assert '<a href="/modules/Geo">Geo</a></td><td>1</td>' in html
+    assert '<a href="/modules/Alg"><bdi>Alg</bdi></a></td><td>3</td><td><svg class="bar"' in html
+    assert '<a href="/modules/Geo"><bdi>Geo</bdi></a></td><td>1</td>' in html
     assert "<title>1 never run</title>" in html
     # the latest runs, newest first, and what started failing in run 2
     assert html.index('href="/runs/2"') < html.index('href="/runs/1"')
     assert "Started failing in run 2" in text
     section = html[html.index("Started failing") : html.index("<h2>Modules")]
-    assert '<a href="/theorems/Alg.bad">Alg.bad</a>' in section
+    assert '<a href="/theorems/Alg.bad"><bdi>Alg.bad</bdi></a>' in section
     assert "lhs 3 vs rhs 1.5" in section
     assert "Alg.mul_one" not in section  # unsupported, not failing
 
@@ -91,22 +91,22 @@ def test_read_theorem_shows_statement_docstring_checker_results_and_counterexamp
     assert response.status_code == 200
     html = response.text
     assert (
-        '<pre class="lean statement" id="statement">theorem Alg.bad (x : ℝ) : double x = x</pre>'
-        in html
+        '<pre class="lean statement" id="statement">theorem <bdi>Alg.bad</bdi> '
+        "<bdi>(x : ℝ)</bdi> : <bdi>double x = x</bdi></pre>" in html
     )
     assert "<p>A <em>false</em> statement.</p>" in html
     text = _text(html)
     assert "kind derived" in text
     # the definitions it depends on: linked when ingested
-    assert '<a href="/theorems/Alg.double"><code>Alg.double</code></a>' in html
-    assert "<code>Mystery.thing</code> (not ingested)" in html
+    assert '<a href="/theorems/Alg.double"><code><bdi>Alg.double</bdi></code></a>' in html
+    assert "<code><bdi>Mystery.thing</bdi></code> (not ingested)" in html
     # its newest result per dtype, with worker and device
     assert "celery@w2" in html and "NVIDIA H200" in html
     # the counterexample and how to replay it
     assert "n=1" in text and "3 (seed 7, shrunk)" in text
     assert '<code id="lhs">[3.0]</code>' in html and '<code id="rhs">[1.5]</code>' in html
     assert "<th><code>x</code></th><td><code>1.5</code></td>" in html
-    assert '<code id="repro">proofbridge repro Alg.bad --seed 7</code>' in html
+    assert '<code id="repro"><bdi>proofbridge repro Alg.bad --seed 7</bdi></code>' in html
     # the history: one dot per result, the tolerance as dashes, on a log scale
     chart = html[
         html.index('<svg class="chart"') : html.index("</svg>", html.index('class="chart"'))
@@ -131,7 +131,7 @@ def test_read_theorem_vacuous_share_and_never_checked(client: TestClient, db: Se
 def test_read_theorem_of_a_definition_and_unknown(client: TestClient, db: Session) -> None:
     seed_library(db)
     html = client.get("/theorems/Alg.double").text
-    assert "def Alg.double (x : ℝ) : ℝ" in html
+    assert "def <bdi>Alg.double</bdi> <bdi>(x : ℝ)</bdi> : <bdi>ℝ</bdi>" in html
     assert "Alg.double x = x + x" in html
     assert "Check this theorem" not in html
     response = client.get("/theorems/No.such")

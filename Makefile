@@ -7,23 +7,38 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install demo test lint typecheck pytest bench clean
+.PHONY: install runtime demo smoke test lint typecheck pytest bench clean
 
+# `runtime`: what serving and checking need (the demo); `install`: that and the dev tools.
+runtime: $(VENV)/.runtime
 install: $(VENV)/.installed
+
+$(VENV)/.runtime: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $@
+	touch $@ $(VENV)/.runtime
 
 # The main job on the embedded defaults (SQLite under ./var): ingest the project's own
-# example pages, check every theorem, then serve the API and dashboard.
-demo: install
+# example pages, check every theorem (one of them is false on purpose: exit 1 is expected),
+# then serve the API and dashboard on HOST:PORT (127.0.0.1:8000).
+demo: runtime
+	@echo "proofbridge is installed in $(BIN): \`. $(BIN)/activate\` puts it on your PATH"
 	$(BIN)/proofbridge db upgrade
 	$(BIN)/proofbridge ingest examples
 	$(BIN)/proofbridge check; status=$$?; [ $$status -le 1 ] || exit $$status
 	$(BIN)/proofbridge serve --host $(HOST) --port $(PORT)
+
+# The production install (runtime dependencies only, in a fresh venv) against PostgreSQL
+# and a private Redis: db upgrade, serve, one worker, a run posted through the API.
+smoke:
+	bash .ci/deploy-smoke
 
 lint: install
 	$(BIN)/ruff check app theorem_index checkers tests bench migrations

@@ -60,7 +60,11 @@ def test_workers_give_the_results_of_one_process(session: Session) -> None:
     params = CheckParams(trials=8, seed=3)
     here = run_checks(session, params=params, jobs=1)
     there = run_checks(session, params=params, jobs=2)
-    assert here.status == there.status == "passed"
+    # examples/ holds one false statement on purpose
+    assert here.status == there.status == "failed"
+    assert [r["name"] for r in there.results if r["status"] != "pass"] == [
+        "Examples.sqrt_sq_draft"
+    ]
     assert len(here.results) >= 15
     assert [[r[k] for k in COMPARED] for r in there.results] == [
         [r[k] for k in COMPARED] for r in here.results
@@ -261,7 +265,7 @@ def test_a_batch_is_committed_before_its_results_are_reported(session: Session) 
             seen.append((element["name"], run.completed, len(seen) + 1))
 
     outcome = run_checks(session, params=CheckParams(trials=4, seed=2), jobs=2, on_result=on_result)
-    assert outcome.status == "passed"
+    assert outcome.status == "failed"  # Examples.sqrt_sq_draft, false on purpose
     assert sorted(name for name, _, _ in seen) == sorted(names)
     # a run's count is committed with its batch: at least every result reported so far
     assert all(completed >= reported for _, completed, reported in seen)

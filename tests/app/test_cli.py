@@ -121,7 +121,7 @@ def test_warn_about_copies_and_store_none_when_reingested(
         f"({examples}/text/Examples.Text.txt:14); this copy is not stored"
     )
     report = json.loads(second.stdout)
-    assert (report["new"], report["changed"], report["unchanged"]) == (0, 0, 60)
+    assert (report["new"], report["changed"], report["unchanged"]) == (0, 0, 61)
     assert (len(report["warnings"]), report["errors"]) == (4, [])
 
 

@@ -15,7 +15,8 @@ come from the alternatives.
 
 `Examples.natPred_eq_sub` only holds because natural subtraction
 truncates at zero; `Examples.div_zero_real` and
-`Examples.sqrt_sq_abs` pin down division by zero and `Real.sqrt`.
+`Examples.sqrt_sq_abs` pin down division by zero and `Real.sqrt`;
+`Examples.sqrt_sq_draft` is its false first draft, left unproved.
 -/
 
 open BigOperators Finset
@@ -66,6 +67,13 @@ theorem div_zero_real (x : ℝ) : x / 0 = 0 :=
 theorem sqrt_sq_abs (x : ℝ) :
     Real.sqrt (x ^ 2) = |x| :=
   Real.sqrt_sq_eq_abs x
+
+/-- A first draft of `sqrt_sq_abs`, stated before it is proved: it forgets the absolute
+value. It is false (take `x = -1`), and `proofbridge check` says so with a
+counterexample before anyone spends time on the proof. -/
+theorem sqrt_sq_draft (x : ℝ) :
+    Real.sqrt (x ^ 2) = x := by
+  sorry
 
 section Softmax
 

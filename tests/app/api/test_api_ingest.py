@@ -25,14 +25,14 @@ from app.main import create_app
 
 EXAMPLES_REPORT = {
     "files": 4,
-    "declarations": 28,
-    "theorems": 20,
+    "declarations": 29,
+    "theorems": 21,
     "definitions": 8,
-    "new": 28,
+    "new": 29,
     "changed": 0,
     "unchanged": 0,
     "removed": 0,
-    "parsed": 28,
+    "parsed": 29,
     "module_docs": 3,
     "errors": [],
     "warnings": [],
@@ -49,8 +49,8 @@ def test_ingest_multipart_files_reports_like_cli(client: TestClient) -> None:
 def test_ingest_same_files_twice_creates_nothing_new(client: TestClient) -> None:
     ingest(client, example_files())
     again = ingest(client, example_files())
-    assert (again["new"], again["changed"], again["unchanged"], again["removed"]) == (0, 0, 28, 0)
-    assert client.get(f"{API}/declarations", params={"kind": "theorem"}).json()["count"] == 20
+    assert (again["new"], again["changed"], again["unchanged"], again["removed"]) == (0, 0, 29, 0)
+    assert client.get(f"{API}/declarations", params={"kind": "theorem"}).json()["count"] == 21
 
 
 def test_ingest_one_file_reports_it(client: TestClient) -> None:
@@ -65,8 +65,8 @@ def test_ingest_tar_gz_body_reads_it_like_a_folder(client: TestClient) -> None:
     assert response.status_code == 200, response.text
     assert response.json() == EXAMPLES_REPORT
     lean = client.get(f"{API}/declarations", params={"module": "Examples.Lean"}).json()
-    # lean/ holds lean-toolchain, so the module is named below it: 10 declarations, 1 doc
-    assert lean["count"] == 11
+    # lean/ holds lean-toolchain, so the module is named below it: 11 declarations, 1 doc
+    assert lean["count"] == 12
     assert {d["module"] for d in lean["data"]} == {"Examples.Lean"}
 
 

@@ -27,7 +27,7 @@ def _all_theorems(client: TestClient) -> list[dict[str, Any]]:
 
 def test_read_theorems_lists_every_theorem_unchecked(examples: TestClient) -> None:
     theorems = _all_theorems(examples)
-    assert len(theorems) == 20
+    assert len(theorems) == 21
     assert [t["name"] for t in theorems] == sorted(t["name"] for t in theorems)
     assert {t["status"] for t in theorems} == {"unchecked"}
     first = next(t for t in theorems if t["name"] == "Examples.div_zero_sqrt")
@@ -66,7 +66,7 @@ def test_read_theorems_filters_by_module_query_and_status(examples: TestClient) 
 def test_read_theorems_pages_with_limit_and_offset(examples: TestClient) -> None:
     theorems = _all_theorems(examples)
     body = examples.get(f"{API}/theorems", params={"limit": 5, "offset": 5}).json()
-    assert body["count"] == 20
+    assert body["count"] == 21
     assert body["data"] == theorems[5:10]
 
 
@@ -148,10 +148,10 @@ def test_read_theorem_results_empty_before_any_run(examples: TestClient) -> None
 
 def test_read_declarations_lists_declarations_then_prose(examples: TestClient) -> None:
     body = examples.get(f"{API}/declarations", params={"limit": 1000}).json()
-    assert body["count"] == 31 == len(body["data"])
+    assert body["count"] == 32 == len(body["data"])
     kinds = [d["kind"] for d in body["data"]]
     assert kinds[-3:] == ["module_doc"] * 3
-    assert sorted(kinds[:-3]) == sorted(["theorem"] * 20 + ["def"] * 8)
+    assert sorted(kinds[:-3]) == sorted(["theorem"] * 21 + ["def"] * 8)
     prose = body["data"][-1]
     assert set(prose) == {"kind", "module", "text", "headings", "mentions", "location"}
     assert prose["module"] == "Examples.Text"
@@ -187,7 +187,7 @@ def test_read_declarations_filters_by_kind_module_and_query(examples: TestClient
 def test_read_declarations_pages_across_prose(examples: TestClient) -> None:
     everything = examples.get(f"{API}/declarations", params={"limit": 1000}).json()["data"]
     page = examples.get(f"{API}/declarations", params={"limit": 4, "offset": 26}).json()
-    assert page["count"] == 31
+    assert page["count"] == 32
     assert page["data"] == everything[26:30]
 
 
@@ -202,7 +202,7 @@ def test_read_modules_counts_by_status(examples: TestClient) -> None:
         "statuses": {"unchecked": 6},
         "module_docs": 1,
     }
-    assert sum(m["theorems"] for m in body["data"]) == 20
+    assert sum(m["theorems"] for m in body["data"]) == 21
 
 
 def test_read_lists_empty_database(client: TestClient) -> None:

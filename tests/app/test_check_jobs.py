@@ -62,9 +62,7 @@ def test_workers_give_the_results_of_one_process(session: Session) -> None:
     there = run_checks(session, params=params, jobs=2)
     # examples/ holds one false statement on purpose
     assert here.status == there.status == "failed"
-    assert [r["name"] for r in there.results if r["status"] != "pass"] == [
-        "Examples.sqrt_sq_draft"
-    ]
+    assert [r["name"] for r in there.results if r["status"] != "pass"] == ["Examples.sqrt_sq_draft"]
     assert len(here.results) >= 15
     assert [[r[k] for k in COMPARED] for r in there.results] == [
         [r[k] for k in COMPARED] for r in here.results

@@ -22,6 +22,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.staticfiles import StaticFiles
 
 from app import __version__, dashboard
+from app.access_log import install_access_log_filter
 from app.api.cache import PageCache
 from app.api.deps import app_settings
 from app.api.docs import install_docs
@@ -133,6 +134,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.metrics.watch_database(settings.database_url)
 
     install_error_handlers(app)
+    install_access_log_filter()  # no `?token=` in the access log
     app.add_middleware(
         PageCache,
         generation=lambda: _generation(app).read(),

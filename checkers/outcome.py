@@ -180,7 +180,8 @@ def conclude(
             f"{relation} excludes)"
         )
     reason = (
-        f"{head} in {len(failing)} of {len(live)} dims draws ({largest}); "
+        f"{head} in {len(failing)} of {len(live)} dims draw{'s' if len(live) > 1 else ''} "
+        f"({largest}); "
         f"counterexample at {format_dims(failure.dims)}, trial {failure.trial}: {note}"
         f"{rescaled_note}"
     )

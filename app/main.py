@@ -19,6 +19,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from app import __version__, dashboard
@@ -27,6 +28,7 @@ from app.api.cache import PageCache
 from app.api.deps import app_settings
 from app.api.docs import install_docs
 from app.api.errors import install_error_handlers
+from app.api.head import HeadAsGet
 from app.api.limits import BodySizeLimit
 from app.api.main import API_PREFIX, api_router
 from app.api.metrics import Metrics, RequestMetrics
@@ -111,6 +113,11 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await run_in_threadpool(lambda: runner.stop(wait=True))
 
 
+def _favicon() -> FileResponse:
+    """Browsers ask for /favicon.ico whatever the page names: the same icon as the pages'."""
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(
         title="ProofBridge",
@@ -142,10 +149,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_middleware(BodySizeLimit, limit=lambda _scope: app_settings(app).max_upload_bytes)
     app.add_middleware(RequestMetrics, metrics=app.state.metrics)
+    app.add_middleware(HeadAsGet)
 
     app.include_router(api_router, prefix=API_PREFIX)
     app.include_router(dashboard.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_api_route("/favicon.ico", _favicon, include_in_schema=False, methods=["GET"])
     install_docs(app)
     return app
 

@@ -32,7 +32,7 @@ __all__ = ["CACHED_PATHS", "PageCache"]
 CACHED_PATHS = re.compile(
     r"^/(?:"
     r"|theorems(?:/.*)?|modules(?:/.*)?|runs(?:/\d+)?"
-    r"|api/v1/(?:theorems(?:/.*)?|declarations|modules|runs/\d+(?:/junit\.xml)?)"
+    r"|api/v1/(?:theorems(?:/.*)?|declarations|modules|runs(?:/\d+(?:/junit\.xml)?)?)"
     r")$"
 )
 VARY = (b"cookie", b"authorization", b"accept", b"accept-encoding", b"hx-request")

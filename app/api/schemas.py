@@ -34,6 +34,8 @@ __all__ = [
     "RunDetail",
     "QueuedRunOut",
     "RunProgress",
+    "RunStatus",
+    "RunTrigger",
     "ValidationErrorOut",
     "ValidationProblem",
     "WorkerSeenOut",
@@ -119,6 +121,7 @@ class RunCreate(BaseModel):
 
 
 RunStatus = Literal["queued", "running", "passed", "failed", "error", "cancelled"]
+RunTrigger = Literal["cli", "api", "ci", "github", "dashboard"]
 
 
 class CiTrigger(BaseModel):

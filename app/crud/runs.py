@@ -36,10 +36,22 @@ def run_by_idempotency_key(session: Session, *, key: str) -> models.Run | None:
 
 
 def list_runs(
-    session: Session, *, limit: int = 50, offset: int = 0
+    session: Session,
+    *,
+    limit: int = 50,
+    offset: int = 0,
+    status: str | None = None,
+    trigger: str | None = None,
 ) -> tuple[list[models.Run], int]:
-    count = session.scalar(select(func.count()).select_from(models.Run)) or 0
-    stmt = select(models.Run).order_by(models.Run.id.desc()).limit(limit).offset(offset)
+    """Runs, newest first (of that status and trigger, when given), and how many."""
+    run = models.Run
+    where = []
+    if status is not None:
+        where.append(run.status == status)
+    if trigger is not None:
+        where.append(run.trigger == trigger)
+    count = session.scalar(select(func.count()).select_from(run).where(*where)) or 0
+    stmt = select(run).where(*where).order_by(run.id.desc()).limit(limit).offset(offset)
     return list(session.scalars(stmt)), count
 
 

@@ -12,9 +12,9 @@ from sqlalchemy.orm import Session
 
 from app import crud, models, schemas
 from app.api.deps import SessionDep, SettingsDep, WriteAccess
-from app.api.params import IdempotencyKey, RunId
+from app.api.params import IdempotencyKey, Limit, Offset, RunId
 from app.api.responses import error_responses, queue_responses
-from app.api.schemas import ErrorOut, RunCreate, RunDetail, RunProgress
+from app.api.schemas import ErrorOut, RunCreate, RunDetail, RunProgress, RunStatus, RunTrigger
 from app.db import run_in_transaction
 from app.services import queries, views
 from app.services.checks import CheckParams, SelectionError
@@ -166,6 +166,24 @@ def create_run(
     detail = run_detail(request, run)
     response.headers["Location"] = str(request.url_for("read_run", run_id=run.id).path)
     return detail
+
+
+@router.get("", response_model=schemas.Page[RunDetail], responses=error_responses())
+def read_runs(
+    request: Request,
+    session: SessionDep,
+    status_: Annotated[
+        RunStatus | None, Query(alias="status", description="only this status")
+    ] = None,
+    trigger: Annotated[RunTrigger | None, Query(description="only runs started so")] = None,
+    limit: Limit = 100,
+    offset: Offset = 0,
+) -> schemas.Page[RunDetail]:
+    """Runs, newest first, each as `GET /runs/{id}` gives it."""
+    runs, count = crud.list_runs(
+        session, limit=limit, offset=offset, status=status_, trigger=trigger
+    )
+    return schemas.Page[RunDetail](data=[run_detail(request, r) for r in runs], count=count)
 
 
 @router.post(

@@ -78,6 +78,29 @@ def test_create_run_executes_in_worker_and_records_results(client: TestClient) -
     assert "proofbridge_runs_created_total 1.0" in metrics
 
 
+def test_read_runs_lists_newest_first_with_filters(client: TestClient) -> None:
+    ingest_small_page(client)
+    assert client.get(f"{API}/runs").json() == {"data": [], "count": 0}
+    ids = []
+    for names in (["Small.div_zero"], ["Small.div_zero_wrong"]):
+        created = client.post(f"{API}/runs", json={"names": names, "trials": 4}, headers=AUTH)
+        ids.append(created.json()["id"])
+        wait_for_run(client, ids[-1])
+
+    listed = client.get(f"{API}/runs")
+    assert listed.status_code == 200
+    body = listed.json()
+    assert body["count"] == 2
+    assert [r["id"] for r in body["data"]] == ids[::-1]
+    assert body["data"][0] == client.get(f"{API}/runs/{ids[1]}").json()
+    failed = client.get(f"{API}/runs", params={"status": "failed"}).json()
+    assert (failed["count"], [r["id"] for r in failed["data"]]) == (1, [ids[1]])
+    paged = client.get(f"{API}/runs", params={"limit": 1, "offset": 1}).json()
+    assert (paged["count"], [r["id"] for r in paged["data"]]) == (2, [ids[0]])
+    assert client.get(f"{API}/runs", params={"trigger": "ci"}).json() == {"data": [], "count": 0}
+    assert client.get(f"{API}/runs", params={"status": "done"}).status_code == 422
+
+
 def test_read_run_unknown_answers_404(client: TestClient) -> None:
     for path in ("", "/results", "/junit.xml"):
         response = client.get(f"{API}/runs/999{path}")

@@ -79,6 +79,7 @@ def test_openapi_documents_each_status_code(openapi: dict[str, Any]) -> None:
         ("GET", "/modules"): ["200", "503"],
         ("GET", "/coverage"): ["200", "422", "503"],
         ("POST", "/ingest"): ["200", "401", "413", "415", "422", "503"],
+        ("GET", "/runs"): ["200", "422", "503"],
         ("POST", "/runs"): ["200", "202", "401", "409", "413", "422", "503"],
         ("POST", "/runs/{run_id}/cancel"): ["200", "401", "404", "409", "422", "503"],
         ("GET", "/runs/{run_id}"): ["200", "404", "422", "503"],

@@ -229,3 +229,31 @@ def test_read_run_events_follows_a_run_until_it_finishes(
     # each change once, in order (a busy machine may read two steps as one)
     assert done[0] == 0 and done[-1] == 3 and done == sorted(set(done)), done
     assert events[-1][0] == "done" and events[-1][1]["status"] == "passed"
+
+
+@pytest.mark.parametrize(
+    "path", ["/", "/theorems", "/runs", "/runs/2", "/runs/2/events", "/api/v1/runs", "/docs"]
+)
+def test_head_answers_as_get_without_a_body(client: TestClient, db: Session, path: str) -> None:
+    seed_library(db)
+    seed_history(db)
+    got = client.get(path)
+    head = client.head(path)
+    assert (head.status_code, got.status_code) == (200, 200)
+    assert head.content == b""
+    assert head.headers["content-type"] == got.headers["content-type"]
+    if "content-length" in got.headers:
+        assert head.headers["content-length"] == got.headers["content-length"]
+    assert client.head("/runs/9").status_code == 404
+
+
+def test_every_page_names_its_icon_and_favicon_ico_answers(client: TestClient) -> None:
+    assert (
+        '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in client.get("/").text
+    )
+    for path in ("/favicon.ico", "/static/favicon.svg"):
+        icon = client.get(path)
+        assert icon.status_code == 200, path
+        assert icon.headers["content-type"].startswith("image/svg+xml")
+        assert icon.content.startswith(b"<svg ")
+    assert client.head("/favicon.ico").status_code == 200

@@ -23,10 +23,11 @@ from fastapi import APIRouter, Form, Query, Request, status
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.api.deps import app_settings, expected_token, token_is_valid
+from app.dashboard.errors import PageRoute
 
 __all__ = ["COOKIE", "Login", "WriteRefused", "current_login", "require_login", "router"]
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False, route_class=PageRoute)
 
 COOKIE = "proofbridge_session"
 SESSION_MAX_AGE_S = 12 * 3600

@@ -8,12 +8,13 @@ from fastapi.responses import HTMLResponse
 from app import crud
 from app.api.deps import SessionDep
 from app.dashboard import data
+from app.dashboard.errors import PageRoute
 from app.dashboard.render import page
 from app.dashboard.svg import STATUS_ORDER, status_bar
 
 __all__ = ["router"]
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False, route_class=PageRoute)
 
 
 @router.get("/", response_class=HTMLResponse)

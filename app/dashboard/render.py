@@ -109,6 +109,11 @@ def _number(value: float | None, digits: int = 3) -> str:
     return f"{value:.{digits}g}"
 
 
+def _number_cell(value: float | None, digits: int = 3) -> Markup:
+    """A number for a table: `1e-10` must not break at its minus sign (`.num`: nowrap)."""
+    return Markup('<span class="num">{}</span>').format(_number(value, digits))
+
+
 def _when(value: datetime | None) -> str:
     return "–" if value is None else value.strftime("%Y-%m-%d %H:%M:%S UTC")
 
@@ -129,7 +134,7 @@ _env = Environment(
 _env.filters["markdown"] = render_markdown
 _env.filters["doc"] = render_doc
 _env.filters["bdi"] = isolate
-_env.filters["number"] = _number
+_env.filters["number"] = _number_cell
 _env.filters["when"] = _when
 _env.globals.update(
     theorem_url=theorem_url, module_url=module_url, query=_query, version=__version__

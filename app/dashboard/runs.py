@@ -23,6 +23,7 @@ from app.api.deps import SessionDep, SettingsDep
 from app.api.params import MAX_ID
 from app.dashboard import actions, data
 from app.dashboard.auth import WriteRefused, require_login
+from app.dashboard.errors import PageRoute
 from app.dashboard.paging import MAX_PAGE, Pager
 from app.dashboard.render import page
 from app.dashboard.svg import STATUS_ORDER
@@ -33,7 +34,7 @@ from app.services.lifecycle import ACTIVE_RUN_STATUSES
 
 __all__ = ["EVENT_POLL_S", "router"]
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False, route_class=PageRoute)
 
 # how often the event stream reads the run again, and sends a keep-alive comment
 EVENT_POLL_S = 0.5

@@ -82,6 +82,11 @@ def _log(value: float, floor: float) -> float:
     return math.log10(max(value, floor))
 
 
+ZERO_LABEL = "exact 0"  # the band of errors of 0, apart from the log axis (which has no 0)
+ZERO_BAND = 16  # its height (history) or half its width (strip), in pixels
+ZERO_GAP = 6  # the gap between it and the log axis
+
+
 def _decades(values: Sequence[float]) -> tuple[int, int]:
     """The (bottom, top) powers of ten around the positive `values`, at least two apart."""
     positive = [v for v in values if v > 0]
@@ -92,37 +97,49 @@ def _decades(values: Sequence[float]) -> tuple[int, int]:
 
 def history_chart(points: Sequence[HistoryPoint], *, width: int = 560, height: int = 200) -> Markup:
     """Max relative error (dots, by status colour) and tolerance (dashes) per result, oldest
-    first, on a log scale. An error of 0 is drawn at the bottom edge, labelled `0`."""
+    first, on a log scale. Errors of 0, which a log axis cannot show, are drawn in a band of
+    their own below it, labelled `exact 0`."""
     measured = [p for p in points if p.max_rel_err is not None or p.rtol is not None]
     if not measured:
         return Markup('<p class="muted">No error measured yet.</p>')
     bottom, top = _decades([v for p in measured for v in (p.max_rel_err, p.rtol) if v is not None])
     floor = 10.0**bottom
     left, right, up, down = 48, 12, 10, 28
+    zeros = any(p.max_rel_err == 0 for p in measured)
     plot_w, plot_h = width - left - right, height - up - down
+    log_h = plot_h - (ZERO_BAND + ZERO_GAP if zeros else 0)
+    zero_y = up + log_h + ZERO_GAP + ZERO_BAND / 2
     step = plot_w / max(len(measured) - 1, 1)
 
     def x(i: int) -> float:
         return left + (i * step if len(measured) > 1 else plot_w / 2)
 
     def y(value: float) -> float:
-        return up + plot_h * (top - _log(value, floor)) / (top - bottom)
+        if value <= 0:
+            return zero_y
+        return up + log_h * (top - _log(value, floor)) / (top - bottom)
 
     out = [
         f'<svg class="chart" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
         'role="img" aria-label="maximum relative error and tolerance per result, log scale">',
-        f'<rect x="{left}" y="{up}" width="{plot_w}" height="{plot_h}" fill="#fafafa" '
+        f'<rect x="{left}" y="{up}" width="{plot_w}" height="{log_h}" fill="#fafafa" '
         'stroke="#b0bec5"/>',
     ]
+    if zeros:
+        out.append(
+            f'<rect class="zero" x="{left}" y="{zero_y - ZERO_BAND / 2:.1f}" width="{plot_w}" '
+            f'height="{ZERO_BAND}" fill="#fafafa" stroke="#b0bec5"/>'
+            f'<text x="{left - 4}" y="{zero_y + 4:.1f}" text-anchor="end" font-size="10">'
+            f"{ZERO_LABEL}</text>"
+        )
     stride = max(1, (top - bottom) // 6)
     for exponent in range(bottom, top + 1, stride):
         yy = y(10.0**exponent)
-        label = "0" if exponent == bottom else f"1e{exponent}"
         out.append(
             f'<line x1="{left}" x2="{left + plot_w}" y1="{yy:.1f}" y2="{yy:.1f}" '
             'stroke="#eceff1"/>'
             f'<text x="{left - 4}" y="{yy + 4:.1f}" text-anchor="end" font-size="10">'
-            f"{label}</text>"
+            f"1e{exponent}</text>"
         )
     # the tolerance as steps, each result's across its own slot
     half = step / 2 if len(measured) > 1 else plot_w / 2
@@ -178,19 +195,25 @@ def _jitter(i: int) -> float:
 
 def strip_chart(samples: Sequence[ErrorSample], *, width: int = 560, strip: int = 44) -> Markup:
     """Each result's maximum relative error as a dot (by status colour) on a log axis, one
-    strip per dtype, its tolerances `rtol` as dashed ticks across the strip. An error of 0
-    is drawn at the left edge, labelled `0`."""
+    strip per dtype, its tolerances `rtol` as dashed ticks across the strip. Errors of 0,
+    which a log axis cannot show, are drawn in a band of their own left of it, labelled
+    `exact 0`."""
     if not samples:
         return Markup('<p class="muted">No error measured yet.</p>')
     dtypes = sorted({s.dtype for s in samples})
     bottom, top = _decades([v for s in samples for v in (s.max_rel_err, s.rtol) if v is not None])
     floor = 10.0**bottom
     left, right, up, down = 72, 12, 8, 24
+    zeros = any(s.max_rel_err == 0 for s in samples)
+    band = 2 * ZERO_BAND + ZERO_GAP if zeros else 0  # the zero band's width and its gap
     plot_w = width - left - right
+    log_left, log_w = left + band, plot_w - band
     height = up + down + strip * len(dtypes)
 
     def x(value: float) -> float:
-        return left + plot_w * (_log(value, floor) - bottom) / (top - bottom)
+        if value <= 0:
+            return left + ZERO_BAND
+        return log_left + log_w * (_log(value, floor) - bottom) / (top - bottom)
 
     out = [
         f'<svg class="strip" width="{width}" height="{height}" '
@@ -200,17 +223,26 @@ def strip_chart(samples: Sequence[ErrorSample], *, width: int = 560, strip: int 
     stride = max(1, (top - bottom) // 6)
     for exponent in range(bottom, top + 1, stride):
         xx = x(10.0**exponent)
-        label = "0" if exponent == bottom else f"1e{exponent}"
         out.append(
             f'<line x1="{xx:.1f}" x2="{xx:.1f}" y1="{up}" y2="{height - down}" stroke="#eceff1"/>'
             f'<text x="{xx:.1f}" y="{height - 8}" text-anchor="middle" font-size="10">'
-            f"{label}</text>"
+            f"1e{exponent}</text>"
+        )
+    if zeros:
+        out.append(
+            f'<text x="{left + ZERO_BAND}" y="{height - 8}" text-anchor="middle" '
+            f'font-size="10">{ZERO_LABEL}</text>'
         )
     for row, dtype in enumerate(dtypes):
         y0 = up + row * strip
         mid = y0 + strip / 2
+        if zeros:
+            out.append(
+                f'<rect class="zero" x="{left}" y="{y0 + 2}" width="{2 * ZERO_BAND}" '
+                f'height="{strip - 4}" fill="#fafafa" stroke="#b0bec5"/>'
+            )
         out.append(
-            f'<rect x="{left}" y="{y0 + 2}" width="{plot_w}" height="{strip - 4}" '
+            f'<rect x="{log_left}" y="{y0 + 2}" width="{log_w}" height="{strip - 4}" '
             'fill="#fafafa" stroke="#b0bec5"/>'
             f'<text x="{left - 6}" y="{mid + 4:.1f}" text-anchor="end" font-size="11">'
             f"{escape(dtype)}</text>"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from pathlib import PurePath
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
@@ -20,15 +21,16 @@ from app import crud, schemas
 from app.api.deps import SessionDep
 from app.crud.declarations import THEOREM_KINDS
 from app.dashboard import data
+from app.dashboard.errors import PageRoute
 from app.dashboard.graph import MAX_NODES, draw_graph
 from app.dashboard.paging import MAX_PAGE, PAGE_SIZE, Pager
 from app.dashboard.render import page
 from app.dashboard.svg import STATUS_ORDER, HistoryPoint, history_chart, status_bar, strip_chart
 from app.services import junit, queries, views
 
-__all__ = ["checkers_loaded", "not_found", "repro_command", "router"]
+__all__ = ["checkers_loaded", "not_found", "repro_command", "router", "shown_source"]
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False, route_class=PageRoute)
 log = logging.getLogger("proofbridge.dashboard")
 
 StatusFilter = Literal["", "pass", "fail", "error", "unsupported", "unchecked"]
@@ -153,6 +155,23 @@ def repro_command(result: schemas.ResultOut) -> str:
     return junit.repro_command(result.name, result.seed, result.dtype)
 
 
+def shown_source(file: str | None, module: str) -> str | None:
+    """Where a declaration was read from, without the server's own folders: a relative path
+    as it was given (an upload's name, a path relative to where `ingest` ran); of an
+    absolute one, the part from the module's own folders on (`Examples/Lean.lean` of
+    `/srv/src/Examples/Lean.lean`, module `Examples.Lean`), else the file's name."""
+    if not file:
+        return None
+    path = PurePath(file)
+    if not path.is_absolute():
+        return file
+    names = module.split(".")
+    tail = path.parts[-len(names) :]
+    if len(path.parts) > len(names) and [*tail[:-1], PurePath(tail[-1]).stem] == names:
+        return "/".join(tail)
+    return path.name
+
+
 def _by_dtype(results: list[schemas.ResultOut]) -> list[schemas.ResultOut]:
     """The newest result of each dtype (results come newest first)."""
     seen: dict[str, schemas.ResultOut] = {}
@@ -183,6 +202,7 @@ def read_theorem(request: Request, session: SessionDep, name: str) -> HTMLRespon
         "theorem.html",
         {
             "t": detail,
+            "source": shown_source(detail.location.file, detail.module),
             "doc_format": data.source_formats(session, ids={decl.source_id}).get(
                 decl.source_id or 0
             ),

@@ -9,7 +9,7 @@ from dashboard_support import add_run, seed_history, seed_library
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from app.dashboard.svg import ErrorSample, strip_chart
+from app.dashboard.svg import ErrorSample, HistoryPoint, history_chart, strip_chart
 
 
 def _strip(html: str) -> str:
@@ -52,7 +52,11 @@ def test_read_theorem_never_checked_has_no_distribution(client: TestClient, db: 
     assert "No error measured yet." in section and "<svg" not in section
 
 
-def test_strip_chart_puts_zero_at_the_left_edge_and_escapes_text() -> None:
+def _labels(svg: str) -> list[str]:
+    return re.findall(r'<text [^>]*font-size="10">([^<]*)</text>', svg)
+
+
+def test_strip_chart_draws_zero_apart_from_the_log_axis_and_escapes_text() -> None:
     svg = str(
         strip_chart(
             [
@@ -63,5 +67,26 @@ def test_strip_chart_puts_zero_at_the_left_edge_and_escapes_text() -> None:
     )
     assert "<b>" not in svg and ">&lt;b&gt;</text>" in svg
     zero = re.search(r'<circle cx="([\d.]+)"[^>]*><title>run 1,', svg)
-    assert zero is not None and float(zero.group(1)) == 72.0  # the plot's left edge
-    assert ">0</text>" in svg
+    assert zero is not None and float(zero.group(1)) == 88.0  # the zero band, left of the axis
+    assert '<rect x="110" y="10" width="438"' in svg  # the log axis starts after the band
+    assert _labels(svg) == ["1e-7", "1e-6", "1e-5", "1e-4", "1e-3", "1e-2", "exact 0"]
+
+
+def test_strip_chart_without_zero_has_no_zero_band() -> None:
+    svg = str(strip_chart([ErrorSample(1, 0, "float64", "pass", 1e-12, 1e-10)]))
+    assert _labels(svg) == ["1e-13", "1e-12", "1e-11", "1e-10", "1e-9"]
+    assert 'class="zero"' not in svg
+
+
+def test_history_chart_draws_zero_apart_from_the_log_axis() -> None:
+    points = [
+        HistoryPoint(1, 0.0, 1e-10, "pass", "float64"),
+        HistoryPoint(2, 1e-12, 1e-10, "pass", "float64"),
+    ]
+    svg = str(history_chart(points))
+    labels = re.findall(r'text-anchor="end" font-size="10">([^<]*)</text>', svg)
+    assert labels == ["exact 0", "1e-13", "1e-12", "1e-11", "1e-10", "1e-9"]
+    zero = re.search(r'<circle cx="[\d.]+" cy="([\d.]+)"[^>]*><title>run 1,', svg)
+    axis = re.search(r'<rect x="48" y="10" width="500" height="([\d.]+)"', svg)
+    assert zero is not None and axis is not None
+    assert float(zero.group(1)) > 10 + float(axis.group(1))  # below the log axis

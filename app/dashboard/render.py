@@ -28,6 +28,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from app import __version__
+from theorem_index.lean import hypotheses
 
 __all__ = [
     "CSP",
@@ -38,6 +39,7 @@ __all__ = [
     "render_doc",
     "render_markdown",
     "theorem_url",
+    "with_hypotheses",
 ]
 
 CSP = (
@@ -91,6 +93,17 @@ def isolate(text: Any) -> Markup:
     return Markup("<bdi>{}</bdi>").format("" if text is None else text)
 
 
+def with_hypotheses(binders: str | None, statement: str) -> Markup:
+    """A statement as the lists show it: after its hypotheses, the binders whose type is a
+    proposition (`x ≤ 0 ⊢ Real.sqrt x = 0`), so that a statement true only under them
+    does not read as false; each part isolated."""
+    shown = isolate(statement)
+    found = hypotheses(binders or "")
+    if not found:
+        return shown
+    return Markup(", ").join(isolate(h) for h in found) + Markup(" ⊢ ") + shown
+
+
 def theorem_url(name: str) -> str:
     return "/theorems/" + quote(name, safe="")
 
@@ -137,7 +150,11 @@ _env.filters["bdi"] = isolate
 _env.filters["number"] = _number_cell
 _env.filters["when"] = _when
 _env.globals.update(
-    theorem_url=theorem_url, module_url=module_url, query=_query, version=__version__
+    theorem_url=theorem_url,
+    module_url=module_url,
+    query=_query,
+    version=__version__,
+    with_hypotheses=with_hypotheses,
 )
 
 

@@ -4,6 +4,7 @@ from .analysis import Analysis, LocatedParseError, analyse_declaration
 from .canonical import Difference, canonical, first_difference, parse_signature
 from .errors import LeanParseError
 from .free import free_names
+from .hypotheses import hypotheses, is_proposition
 from .known import KnownNames
 from .parser import MAX_DEPTH, parse_binders, parse_term
 from .printer import print_binder, print_binders, print_term
@@ -25,6 +26,8 @@ __all__ = [
     "canonical",
     "first_difference",
     "free_names",
+    "hypotheses",
+    "is_proposition",
     "from_json",
     "parse_binders",
     "parse_signature",

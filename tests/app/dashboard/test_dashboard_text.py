@@ -149,3 +149,20 @@ def test_isolate_bidi_controls_in_names_and_statements(
         f"theorem <bdi>Bidi.mirror</bdi> <bdi>(«y{RLO}z» : ℝ)</bdi> : "
         f"<bdi>«y{RLO}z» + 0 = «y{RLO}z»</bdi></pre>"
     ) in statement
+
+
+EXAMPLES_TEXT = Path(__file__).resolve().parents[3] / "examples" / "text" / "Examples.Text.txt"
+
+
+def test_lists_show_statements_after_their_hypotheses(client: TestClient, db: Session) -> None:
+    report = ingest_paths(db, paths=[str(EXAMPLES_TEXT)])
+    assert not report.errors, report.errors
+
+    listed = client.get("/theorems", params={"q": "sqrt_nonpos"}).text
+    module = client.get("/modules/Examples.Text").text
+
+    shown = '<td><code class="lean"><bdi>x ≤ 0</bdi> ⊢ <bdi>Real.sqrt x = 0</bdi></code></td>'
+    assert shown in listed
+    assert shown in module
+    # a statement without hypotheses is shown alone
+    assert '<td><code class="lean"><bdi>∑ idx : Fin (m * n), f idx = ' in module

@@ -14,107 +14,20 @@ from typing import Any
 
 import httpx
 import pytest
-from fastapi.testclient import TestClient
-from fault_names import FAULTS_LEAN, OK, SLOW, SLOW_S
-from worker_support import (
-    API,
-    AUTH,
-    Database,
-    RedisServer,
-    Server,
-    Worker,
-    api_settings,
-    by_name,
-    unique,
-    wait_until,
-    worker_env,
-)
+from cluster_support import Cluster, exactly_one_result_each, faults_cluster
+from fault_names import OK, SLOW, SLOW_S
+from worker_support import API, AUTH, Server, unique, wait_until, worker_env
 
 from app.db import get_sessionmaker
-from app.main import create_app
-from app.migrate import upgrade_database
 from app.services.ingest import ingest_paths
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
-RUN_TIMEOUT_S = 240
-
-
-class Cluster:
-    """A database with the fault theorems and the seed page, a Redis server, the API."""
-
-    def __init__(self, database_url: str, workdir: Path) -> None:
-        self.url = database_url
-        self.workdir = workdir
-        self.redis = RedisServer(workdir)
-        self.redis.start()
-        self.db = Database(database_url)
-        self.workers: list[Worker] = []
-        self.client = TestClient(
-            create_app(api_settings(database_url, self.redis.url, workdir)),
-            raise_server_exceptions=False,
-        )
-        self.client.__enter__()
-
-    def worker(self, name: str, *, concurrency: int = 1) -> Worker:
-        log = self.workdir / f"{unique(name)}.log"
-        w = Worker(
-            worker_env(self.url, self.redis.url, self.workdir),
-            log,
-            name=unique(name),
-            concurrency=concurrency,
-        )
-        self.workers.append(w)
-        return w
-
-    def create_run(self, names: list[str], **extra: Any) -> int:
-        response = self.client.post(f"{API}/runs", json={"names": names, **extra}, headers=AUTH)
-        assert response.status_code == 202, response.text
-        return int(response.json()["id"])
-
-    def read_run(self, run_id: int) -> dict[str, Any]:
-        response = self.client.get(f"{API}/runs/{run_id}")
-        assert response.status_code == 200, response.text
-        return dict(response.json())
-
-    def wait_finished(self, run_id: int, timeout: float = RUN_TIMEOUT_S) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            run = self.read_run(run_id)
-            if run["status"] not in ("queued", "running"):
-                return run
-            time.sleep(0.3)
-        logs = "\n".join(f"--- {w.name}\n{w.tail()}" for w in self.workers)
-        raise AssertionError(f"run {run_id} not finished: {self.read_run(run_id)}\n{logs}")
-
-    def stop_workers(self) -> None:
-        for w in self.workers:
-            w.stop()
-        self.workers.clear()
-
-    def close(self) -> None:
-        self.stop_workers()
-        self.client.__exit__(None, None, None)
-        self.db.engine.dispose()
-        self.redis.stop()
-
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory, pg_module_url: str) -> Iterator[Cluster]:
-    workdir = tmp_path_factory.mktemp("workers")
-    lean = workdir / "Faults.lean"
-    lean.write_text(FAULTS_LEAN, encoding="utf-8")
-    url = pg_module_url
-    upgrade_database(url)
-    with get_sessionmaker(url)() as session:
-        report = ingest_paths(session, paths=[str(lean)])
-        assert not report.errors, report.errors
-        session.commit()
-    c = Cluster(url, workdir)
-    try:
+    with faults_cluster(tmp_path_factory.mktemp("workers"), pg_module_url) as c:
         yield c
-    finally:
-        c.close()
 
 
 @pytest.fixture
@@ -122,12 +35,6 @@ def workers(cluster: Cluster) -> Iterator[Cluster]:
     """The cluster; the test starts its workers, which are stopped afterwards."""
     yield cluster
     cluster.stop_workers()
-
-
-def _exactly_one_result_each(cluster: Cluster, run_id: int, names: list[str]) -> dict[str, Any]:
-    results = by_name(cluster.db.results(run_id))  # fails on a duplicate
-    assert sorted(results) == sorted(names)
-    return results
 
 
 def test_seed_page_run_completes_through_a_worker_and_serve(
@@ -177,7 +84,7 @@ def test_sigkill_one_of_two_workers_mid_run_loses_nothing(workers: Cluster) -> N
     )
     a.kill()
     run = workers.wait_finished(run_id)
-    results = _exactly_one_result_each(workers, run_id, SLOW)
+    results = exactly_one_result_each(workers, run_id, SLOW)
     assert run["status"] == "passed", run
     assert {r.status for r in results.values()} == {"pass"}
     assert {r.worker for r in results.values()} == {a.name, b.name}
@@ -196,7 +103,7 @@ def test_redis_restarted_mid_run_completes_once_back(workers: Cluster) -> None:
     workers.redis.start()
     run = workers.wait_finished(run_id)
     assert run["status"] == "passed", run
-    results = _exactly_one_result_each(workers, run_id, SLOW)
+    results = exactly_one_result_each(workers, run_id, SLOW)
     assert {r.status for r in results.values()} == {"pass"}
 
 
@@ -208,7 +115,7 @@ def test_hung_and_stuck_checks_end_in_timeout_and_the_worker_goes_on(
     names = ["Faults.hangs", OK[0], "Faults.stuck", OK[1]]
     run_id = workers.create_run(names)
     run = workers.wait_finished(run_id)
-    results = _exactly_one_result_each(workers, run_id, names)
+    results = exactly_one_result_each(workers, run_id, names)
     hung, stuck = results["Faults.hangs"], results["Faults.stuck"]
     assert hung.status == "error"
     assert hung.reason == "timeout: the check ran past its soft time limit of 4 s"
@@ -226,7 +133,7 @@ def test_raising_memory_hungry_and_killed_checkers_end_in_error(workers: Cluster
     names = ["Faults.raises", "Faults.memory", "Faults.killed", OK[2]]
     run_id = workers.create_run(names)
     run = workers.wait_finished(run_id)
-    results = _exactly_one_result_each(workers, run_id, names)
+    results = exactly_one_result_each(workers, run_id, names)
     assert results["Faults.raises"].status == "error"
     assert "RuntimeError: a deliberate failure of the checker" in results["Faults.raises"].reason
     assert results["Faults.memory"].status == "error"
@@ -273,7 +180,7 @@ def test_two_identical_triggers_at_once_create_one_run(workers: Cluster) -> None
     w.wait_ready()
     run_id = answers[0].json()["id"]
     assert workers.wait_finished(run_id)["status"] == "passed"
-    _exactly_one_result_each(workers, run_id, OK[:4])
+    exactly_one_result_each(workers, run_id, OK[:4])
 
 
 def test_cancelled_run_stops_within_one_chunk_and_keeps_its_results(

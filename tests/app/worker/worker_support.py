@@ -145,6 +145,12 @@ class Worker:
             time.sleep(0.2)
         raise AssertionError(f"worker {self.name} not ready after {timeout} s: {self.tail()}")
 
+    def pool_processes(self) -> list[int]:
+        """The pids of the worker's pool processes (its main process's children)."""
+        pid = self.proc.pid
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        return [int(c) for c in children]
+
     def kill(self) -> None:
         """SIGKILL the worker and its pool processes at once."""
         os.killpg(self.proc.pid, signal.SIGKILL)
@@ -195,6 +201,11 @@ class Server:
                 pass
             time.sleep(0.2)
         raise AssertionError(f"server not ready: {self.log.read_text(errors='replace')}")
+
+    def kill(self) -> None:
+        """SIGKILL the server at once."""
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=30)
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -265,6 +276,11 @@ class Database:
         with Session(self.engine, expire_on_commit=False) as s:
             t = models.RunTask
             return list(s.scalars(select(t).where(t.run_id == run_id).order_by(t.position)))
+
+    def runs_with_trials(self, trials: int) -> list[int]:
+        with Session(self.engine) as s:
+            runs = s.scalars(select(models.Run).order_by(models.Run.id))
+            return [r.id for r in runs if r.params.get("trials") == trials]
 
     def runs_with_key(self, key: str) -> int:
         with Session(self.engine) as s:

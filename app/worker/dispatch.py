@@ -44,6 +44,7 @@ log = logging.getLogger("proofbridge.worker")
 RECOVERED_PRIORITY = 0
 FRESH_PRIORITY = 6
 _TASK_ID = re.compile(r"chunk-(\d+)-[0-9a-f]+")
+_ARGS = re.compile(r"\[(\d+)\]")
 
 
 def halves_interleaved(chunks: list[int]) -> list[int]:
@@ -73,7 +74,13 @@ def _message_chunk(raw: bytes | str) -> int | None:
     if isinstance(message, list) and message:  # an unacked entry: [message, exchange, key]
         message = message[0]
     headers = message.get("headers") if isinstance(message, dict) else None
-    return chunk_of_task(headers.get("id")) if isinstance(headers, dict) else None
+    if not isinstance(headers, dict):
+        return None
+    chunk = chunk_of_task(headers.get("id"))
+    if chunk is None and headers.get("task") == CHECK_TASK:  # sent before task ids said it
+        args = _ARGS.fullmatch(str(headers.get("argsrepr", "")))
+        chunk = int(args.group(1)) if args else None
+    return chunk
 
 
 class CeleryDispatcher:

@@ -24,6 +24,7 @@ from app.services.ingest import ingest_batch
 from app.services.lifecycle import plan_run
 from app.settings import Settings
 from app.worker import CeleryDispatcher, create_celery
+from app.worker.config import CHECK_TASK
 from app.worker.dispatch import chunk_of_task
 
 NAMES = [f"Proofs.t{k}" for k in range(5)]
@@ -142,3 +143,13 @@ def test_held_names_waiting_and_just_delivered_chunks_not_old_deliveries(
         assert dispatcher.held() == {1, 3}
     finally:
         connection.release()
+
+
+def test_held_knows_chunk_messages_sent_without_a_chunk_task_id(
+    make: sessionmaker[Session], redis: RedisServer
+) -> None:
+    # a message queued by an earlier version, whose task id is Celery's own uuid
+    dispatcher = _dispatcher(make, redis.url)
+    _flush(dispatcher)
+    dispatcher._celery.send_task(CHECK_TASK, args=[41], queue="cpu")
+    assert dispatcher.held() == {41}

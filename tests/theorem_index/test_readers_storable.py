@@ -184,3 +184,22 @@ def test_read_file_name_with_invalid_utf8_is_shown_with_escapes() -> None:
         ("good", "bad\\udcff\\u0000.lean")
     ]
     assert doc.errors == []
+
+
+def test_read_json_with_invalid_utf8_in_a_header_names_the_byte() -> None:
+    text = _json(("A.bad", "d"), ("A.good", "d")).replace("1 + 1 = 2", "1 + \udcff = 2", 1)
+    data = text.encode("utf-8", "surrogateescape")
+    names, errors = _names(data, "declaration-data-A.bmp")
+    assert names == ["A.good"]
+    line, column = _at(text, "\udcff")
+    offset = data.index(b"\xff")
+    message = "declaration A.bad is not stored: its header holds invalid UTF-8 (byte 0xff)"
+    assert errors == [
+        IngestError(
+            "declaration-data-A.bmp",
+            line,
+            column,
+            f"invalid UTF-8: byte 0xff at offset {offset} (line {line}, column {column})",
+        ),
+        IngestError("declaration-data-A.bmp", *_at(text, '"A.bad"'), message),
+    ]

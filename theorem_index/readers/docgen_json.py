@@ -20,7 +20,7 @@ from theorem_index.model import Declaration, Document, IngestError, SourceLocati
 from theorem_index.readers import errors
 from theorem_index.readers.errors import LineIndex
 from theorem_index.readers.html_parts import read_header
-from theorem_index.readers.storable import first_unstorable, shown_name
+from theorem_index.readers.storable import first_unstorable, problem_of, shown_name
 
 _SOURCE_LINES = re.compile(r"#L(\d+)(?:-L(\d+))?$")
 _REQUIRED = ("name", "kind")
@@ -81,7 +81,7 @@ def _declaration(
     for part, value in (("name", name), ("header", header_html)):
         bad = first_unstorable(value)
         if bad >= 0:  # lxml would cut the header short at the character
-            problem = errors.unstorable_char(ord(value[bad]))
+            problem = problem_of(value[bad], value[bad] in text)
             message = errors.not_stored(f"declaration {shown_name(name)}", part, problem)
             return cursor, None, IngestError(file, line, column, message)
     try:

@@ -26,7 +26,14 @@ from theorem_index.model import Declaration, Document, IngestError, ModuleDoc
 from theorem_index.readers import errors
 from theorem_index.readers.errors import LineIndex
 
-__all__ = ["MAX_NAME_LENGTH", "admit", "first_unstorable", "visible"]
+__all__ = [
+    "MAX_NAME_LENGTH",
+    "admit",
+    "first_unstorable",
+    "problem_of",
+    "shown_name",
+    "visible",
+]
 
 MAX_NAME_LENGTH = 1024
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
@@ -42,6 +49,14 @@ def first_unstorable(text: str) -> int:
 def visible(text: str) -> str:
     """`text` with the characters no database may hold written as `\\uXXXX` escapes."""
     return _UNSTORABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def problem_of(char: str, raw: bool) -> str:
+    """What is wrong with `char`, an unstorable character; `raw` when the file holds it
+    as it is (an undecodable byte), not as an escape."""
+    if raw and "\udc80" <= char <= "\udcff":
+        return errors.invalid_byte(ord(char) - 0xDC00)
+    return errors.unstorable_char(ord(char))
 
 
 def shown_name(name: str) -> str:
@@ -123,12 +138,7 @@ class _Admission:
         offset, raw = self.locate(char, max(start, 0), stop)
         if offset < 0 and start > 0:
             offset, raw = self.locate(char, 0, start)
-        invalid_byte = raw and "\udc80" <= char <= "\udcff"
-        problem = (
-            errors.invalid_byte(ord(char) - 0xDC00)
-            if invalid_byte
-            else errors.unstorable_char(ord(char))
-        )
+        problem = problem_of(char, raw)
         line, column = self._line_col(offset if offset >= 0 else start)
         return IngestError(self.doc.file, line, column, errors.not_stored(what, field, problem))
 

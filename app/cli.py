@@ -166,8 +166,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dtype", choices=("float64", "float32", "bfloat16"))
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("show", help="statement, checker and history of a declaration")
+    p = sub.add_parser(
+        "show",
+        help="statement, checker and history of a declaration",
+        description="The declaration's statement, its checker and its results. The checker "
+        "is shown as its newest result recorded it while that result is current (of this "
+        "revision, no definition it used changed since), else described afresh.",
+    )
     p.add_argument("name", metavar="NAME")
+    p.add_argument(
+        "--describe",
+        action="store_true",
+        help="describe the checker afresh even where a current result recorded it",
+    )
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser(
@@ -303,25 +314,35 @@ def cmd_repro(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_show(args: argparse.Namespace, settings: Settings) -> int:
-    from app.services.checks import SelectionError, describe_theorem
     from app.services.views import theorem_detail
 
     with _session(settings) as session:
-        checker = None
-        try:
-            checker = describe_theorem(session, name=args.name)
-        except SelectionError:
-            pass  # not a theorem (or unknown): theorem_detail says which
-        except Exception as exc:  # the checkers could not describe it: say so, show the rest
-            checker = {"kind": "unknown", "reason": f"describing the checker failed: {exc}"}
-        detail = theorem_detail(session, name=args.name, checker=checker)
-    if detail is None:
-        raise UsageError(f"unknown declaration: {args.name}")
+        detail = theorem_detail(session, name=args.name)  # the checker as recorded
+        if detail is None:
+            raise UsageError(f"unknown declaration: {args.name}")
+        # the newest result is of this revision and these definitions: it says which
+        # checker ran without loading the checkers (and JAX); else describe it afresh
+        described = args.describe or (detail.checker.kind != "none" and detail.stale)
+        if described:
+            detail = theorem_detail(session, name=args.name, checker=_describe(session, args.name))
+    assert detail is not None
+    source = "described" if described else "recorded"
     if args.json:
-        print(dumps(detail.model_dump(mode="json")))
+        print(dumps(detail.model_dump(mode="json") | {"checker_source": source}))
     else:
-        print_theorem(detail)
+        print_theorem(detail, checker_source=source)
     return EXIT_OK
+
+
+def _describe(session: Session, name: str) -> dict[str, Any] | None:
+    from app.services.checks import SelectionError, describe_theorem
+
+    try:
+        return describe_theorem(session, name=name)
+    except SelectionError:
+        return None  # not a theorem: theorem_detail says so
+    except Exception as exc:  # the checkers could not describe it: say so, show the rest
+        return {"kind": "unknown", "reason": f"describing the checker failed: {exc}"}
 
 
 def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:

@@ -272,7 +272,7 @@ def print_replay(replay: Replay) -> None:
     say(f"  rhs = {show_value(repro.rhs)}")
 
 
-def print_theorem(detail: schemas.TheoremDetail) -> None:
+def print_theorem(detail: schemas.TheoremDetail, *, checker_source: str = "described") -> None:
     removed = ", removed" if detail.removed else ""
     say(" ".join((*detail.modifiers, detail.kind, visible(detail.name))))
     say(f"  module {visible(detail.module)}, revision {detail.revision}{removed}")
@@ -297,7 +297,13 @@ def print_theorem(detail: schemas.TheoremDetail) -> None:
     if detail.unknown_constants:
         say(f"\nunknown constants: {', '.join(detail.unknown_constants)}")
     checker = detail.checker
-    say(f"\nchecker: {checker.kind}" + (f" ({checker.reason})" if checker.reason else ""))
+    recorded = (
+        f", as recorded by run {detail.results[0].run_id}"
+        if checker_source == "recorded" and detail.results
+        else ""
+    )
+    reason = f" ({checker.reason})" if checker.reason else ""
+    say(f"\nchecker: {checker.kind}{reason}{recorded}")
     if checker.dependencies:
         say(f"  uses: {', '.join(checker.dependencies)}")
     if checker.statement:

@@ -1,0 +1,76 @@
+"""`proofbridge show` reads the database and imports no JAX while the theorem's newest
+result is current; it describes the checker afresh (loading the checkers) only when no
+current result says which checker runs, or when asked to."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from cli_support import cli, upgraded
+from db_support import REPO
+
+CHECKED = "Examples.sqrt_sq_draft"
+UNCHECKED = "Examples.sqrt_sq_abs"
+
+
+def _run(url: str, cwd: Path, *args: str) -> tuple[int, dict, bool]:
+    """`main(args)` in a fresh process: exit code, its JSON, whether JAX got imported."""
+    script = textwrap.dedent(
+        f"""
+        import contextlib, io, json, sys
+        from app.cli import main
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            code = main({list(args)!r})
+        print(json.dumps([code, json.loads(out.getvalue()), "jax" in sys.modules]))
+        """
+    )
+    env = dict(os.environ, PYTHONPATH=str(REPO), PROOFBRIDGE_DATABASE_URL=url)
+    proc = subprocess.run(
+        [sys.executable, "-c", script], cwd=cwd, env=env, capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr
+    code, data, jax_loaded = json.loads(proc.stdout)
+    return code, data, jax_loaded
+
+
+@pytest.fixture
+def checked(db_url: str, tmp_path: Path) -> str:
+    url = upgraded(db_url, tmp_path)
+    assert cli("ingest", str(REPO / "examples"), url=url, cwd=tmp_path).returncode == 0
+    proc = cli("check", CHECKED, "--trials", "8", url=url, cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr  # false on purpose
+    return url
+
+
+def test_show_a_checked_theorem_imports_no_jax(checked: str, tmp_path: Path) -> None:
+    code, detail, jax_loaded = _run(checked, tmp_path, "show", CHECKED, "--json")
+
+    assert (code, jax_loaded) == (0, False)
+    assert detail["checker_source"] == "recorded"
+    assert detail["checker"]["kind"] == "derived"
+    assert [r["status"] for r in detail["results"]] == ["fail"]
+
+
+def test_show_describes_afresh_without_a_current_result_or_when_asked(
+    checked: str, tmp_path: Path
+) -> None:
+    code, detail, jax_loaded = _run(checked, tmp_path, "show", UNCHECKED, "--json")
+    assert (code, jax_loaded, detail["checker_source"]) == (0, True, "described")
+    assert (detail["checker"]["kind"], detail["results"]) == ("derived", [])
+
+    code, detail, jax_loaded = _run(checked, tmp_path, "show", CHECKED, "--json", "--describe")
+    assert (code, jax_loaded, detail["checker_source"]) == (0, True, "described")
+    assert detail["checker"]["kind"] == "derived"
+
+
+def test_show_text_says_which_run_recorded_the_checker(checked: str, tmp_path: Path) -> None:
+    proc = cli("show", CHECKED, url=checked, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "\nchecker: derived, as recorded by run 1\n" in proc.stdout

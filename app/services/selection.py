@@ -143,13 +143,15 @@ def check_pinned_dims(
     """Refuse pinned dimensions that none of `names` has (UnknownDims naming theirs). The
     command line (`check --dims`, `repro --dims`) and the API (`POST /runs`) share this rule.
 
-        A dimension that some of the theorems have pins it in those; the others are drawn as
-        usual. Theorems without a checker (unsupported, or describing it failed) have no
-        dimensions to compare with and are left out; when none is left, nothing is refused.
+    A dimension that some of the theorems have pins it in those; the others are drawn as
+    usual. Theorems without a checker (unsupported, or describing it failed) have no
+    dimensions to compare with and are left out; when none is left, nothing is refused.
+    The theorems are described only until every pinned dimension has been seen.
     """
     if not dims:
         return
     known: dict[str, tuple[str, ...]] = {}
+    seen: set[str] = set()
     for name in names:
         try:
             info = backend.describe(name, env)
@@ -157,6 +159,9 @@ def check_pinned_dims(
             continue
         if info.kind != "unsupported":
             known[name] = tuple(info.dim_names)
+            seen.update(info.dim_names)
+            if all(k in seen for k in dims):
+                return
     if not known:
         return
     every = {d for dim_names in known.values() for d in dim_names}

@@ -5,11 +5,16 @@ exactly (the API's JUnit: tests/app/api/test_api_control_characters.py)."""
 from __future__ import annotations
 
 import json
+import os
+import pty
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 from cli_support import cli, upgraded
+from db_support import REPO
 
 from app.visible import visible
 
@@ -90,3 +95,42 @@ def test_check_writes_wellformed_junit_and_no_raw_control_characters(
     results = json.loads(as_json.stdout)
     assert sorted(r["name"] for r in results) == sorted(NAMES)  # exact, control characters kept
     assert "\x9b" not in as_json.stdout and "\\u009b" in as_json.stdout
+
+
+def _run_on_terminal(args: list[str], env: dict[str, str], cwd: Path) -> str:
+    """What the command writes with stdout and stderr on one terminal (a pseudo-terminal),
+    where `check` draws its progress with rich."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app", *args], stdout=slave, stderr=slave, env=env, cwd=cwd
+    )
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # the terminal closed: the command has exited
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    assert proc.wait(timeout=600) == 0
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_check_on_a_terminal_shows_markup_and_escapes_as_text(tmp_path: Path) -> None:
+    url = upgraded(f"sqlite:///{tmp_path / 'pb.db'}", tmp_path)
+    page = tmp_path / "Rich.lean"
+    page.write_text(
+        "namespace R\n\ntheorem «r[bold red]x[/bold red]\x1b]0;pwned\x07» (x : ℝ) : "
+        "x + 0 = x := by simp\n\nend R\n",
+        encoding="utf-8",
+    )
+    assert cli("ingest", str(page), url=url, cwd=tmp_path).returncode == 0
+    env = dict(os.environ, PYTHONPATH=str(REPO), PROOFBRIDGE_DATABASE_URL=url, COLUMNS="200")
+
+    shown = _run_on_terminal(["check", "--trials", "4"], env, tmp_path)
+
+    assert "PASS        R.«r[bold red]x[/bold red]\\x1b]0;pwned\\x07»  [derived]" in shown
+    assert "\x1b]0;pwned" not in shown  # the name's own sequence (a new title), never raw

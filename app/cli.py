@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.orm import Session
 
+from app.cli_args import commit, parse_dims, positive, queues, seed
 from app.cli_coverage import add_coverage_parser, cmd_coverage
 from app.cli_output import (
     describe_document_kinds,
@@ -26,71 +25,23 @@ from app.cli_output import (
     print_check_line,
     print_check_summary,
     print_ingest_report,
-    print_replay,
-    print_theorem,
-    replay_json,
     say,
 )
 from app.cli_progress import progress_on_stderr
-from app.db import get_sessionmaker, redact_url
+from app.cli_theorem import add_theorem_parsers, cmd_repro, cmd_show
+from app.db import redact_url
 from app.migrate import SchemaNotReady, upgrade_database
-from app.runtime import load_settings, open_database
-from app.settings import WORKER_QUEUES, Settings
+from app.runtime import load_settings, open_database, open_session
+from app.settings import Settings
 from app.token import TokenError
 
 __all__ = ["build_parser", "main", "parse_dims", "version"]
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-_COMMIT = re.compile(r"[0-9a-fA-F]{4,64}")
 
 
 class UsageError(Exception):
     """Bad input from the user: printed as `proofbridge: error: ...`, exit code 2."""
-
-
-def parse_dims(text: str) -> dict[str, int]:
-    """`K=V,K=V` -> {K: V}; V must be a positive integer."""
-    dims: dict[str, int] = {}
-    for part in text.split(","):
-        key, sep, value = part.strip().partition("=")
-        key, value = key.strip(), value.strip()
-        if not sep or not key or not value.isdigit() or int(value) < 1:
-            raise argparse.ArgumentTypeError(
-                f"expected K=V,... with V a positive integer, got {part.strip()!r}"
-            )
-        if key in dims:
-            raise argparse.ArgumentTypeError(f"dimension {key} is given twice")
-        dims[key] = int(value)
-    return dims
-
-
-def _positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return int(text)
-
-
-def _queues(text: str) -> list[str]:
-    queues = [q.strip() for q in text.split(",") if q.strip()]
-    unknown = [q for q in queues if q not in WORKER_QUEUES]
-    if unknown or not queues:
-        what = f"unknown queue {unknown[0]!r}" if unknown else "no queue given"
-        raise argparse.ArgumentTypeError(f"{what}: choose from {', '.join(WORKER_QUEUES)}")
-    return list(dict.fromkeys(queues))
-
-
-def _seed(text: str) -> int:
-    if not text.isdigit() or int(text) >= 2**63:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer seed, got {text!r}")
-    return int(text)
-
-
-def _commit(text: str) -> str:
-    if not _COMMIT.fullmatch(text):
-        raise argparse.ArgumentTypeError(
-            f"expected a commit SHA (4 to 64 hexadecimal digits), got {text!r}"
-        )
-    return text.lower()
 
 
 def version() -> str:
@@ -121,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
         "files); with --strict, 1 when anything was ingested but an error was reported.",
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders")
-    p.add_argument("--commit", type=_commit, help="the commit the input comes from")
+    p.add_argument("--commit", type=commit, help="the commit the input comes from")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.add_argument(
         "--strict",
@@ -132,8 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="run the checkers and record the results")
     p.add_argument("names", nargs="*", metavar="NAME", help="theorems (default: all)")
     p.add_argument("--module", help="only the theorems of this module")
-    p.add_argument("--trials", type=_positive, default=64, help="trials per draw (64)")
-    p.add_argument("--seed", type=_seed, default=0, help="the seed (0)")
+    p.add_argument("--trials", type=positive, default=64, help="trials per draw (64)")
+    p.add_argument("--seed", type=seed, default=0, help="the seed (0)")
     p.add_argument("--dtype", choices=("float64", "float32", "bfloat16"), default="float64")
     p.add_argument(
         "--dims",
@@ -141,45 +92,23 @@ def build_parser() -> argparse.ArgumentParser:
         help="pin dimensions: K=V,... (each must be a dimension of at least one selected "
         "theorem; it is pinned in those that have it)",
     )
-    p.add_argument("--draws", type=_positive, help="dimension draws per theorem")
+    p.add_argument("--draws", type=positive, help="dimension draws per theorem")
     p.add_argument(
         "--changed-only",
         action="store_true",
         help="only theorems whose statement or dependencies changed since their last result",
     )
-    p.add_argument("--commit", type=_commit, help="the commit being checked")
+    p.add_argument("--commit", type=commit, help="the commit being checked")
     p.add_argument("--json", action="store_true", help="print a JSON array of results")
     p.add_argument("--junit", type=Path, metavar="FILE", help="also write JUnit XML here")
     p.add_argument(
         "--jobs",
-        type=_positive,
+        type=positive,
         help="check in this many processes (default: one per core, at most 4, "
         "for 200 theorems or more; else 1)",
     )
 
-    p = sub.add_parser("repro", help="replay one recorded trial")
-    p.add_argument("name", metavar="NAME")
-    p.add_argument("--seed", type=_seed, help="the seed (default: the newest result's)")
-    p.add_argument("--dims", type=parse_dims, help="K=V,... (default: the recorded ones)")
-    p.add_argument("--trial", type=int, help="the trial (default: the recorded one)")
-    p.add_argument("--trials", type=_positive, help="trial count (default: the recorded one)")
-    p.add_argument("--dtype", choices=("float64", "float32", "bfloat16"))
-    p.add_argument("--json", action="store_true")
-
-    p = sub.add_parser(
-        "show",
-        help="statement, checker and history of a declaration",
-        description="The declaration's statement, its checker and its results. The checker "
-        "is shown as its newest result recorded it while that result is current (of this "
-        "revision, no definition it used changed since), else described afresh.",
-    )
-    p.add_argument("name", metavar="NAME")
-    p.add_argument(
-        "--describe",
-        action="store_true",
-        help="describe the checker afresh even where a current result recorded it",
-    )
-    p.add_argument("--json", action="store_true")
+    add_theorem_parsers(sub)
 
     p = sub.add_parser(
         "serve",
@@ -192,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument(
         "--processes",
-        type=_positive,
+        type=positive,
         default=1,
         help="server processes (more than 1 needs PROOFBRIDGE_BROKER_URL: the in-process "
         "runner checks in one process only)",
@@ -207,13 +136,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--queues",
-        type=_queues,
+        type=queues,
         help="comma-separated queues to consume (default: cpu,light, or gpu,light "
         "where a GPU is present)",
     )
     p.add_argument(
         "--concurrency",
-        type=_positive,
+        type=positive,
         help="pool processes (default: one per core; one per GPU on the gpu queue)",
     )
     p.add_argument("--loglevel", default="INFO", help="Celery's log level (INFO)")
@@ -226,15 +155,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _session(settings: Settings) -> Session:
-    open_database(settings)
-    return get_sessionmaker(settings.database_url)()
-
-
 def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     from app.services.ingest import ingest_paths
 
-    with _session(settings) as session:
+    with open_session(settings) as session:
         report = ingest_paths(
             session, paths=args.paths, commit=args.commit, max_file_bytes=settings.max_file_bytes
         )
@@ -260,7 +184,7 @@ def cmd_check(args: argparse.Namespace, settings: Settings) -> int:
         changed_only=args.changed_only,
     )
     lines: Callable[[dict[str, Any]], None] | None = None if args.json else print_check_line
-    with _session(settings) as session, progress_on_stderr() as progress:
+    with open_session(settings) as session, progress_on_stderr() as progress:
         outcome = run_checks(
             session,
             params=params,
@@ -291,58 +215,6 @@ def _module_query(names: Sequence[str]) -> Any:
     from app.models import Declaration
 
     return select(Declaration.name, Declaration.module).where(Declaration.name.in_(list(names)))
-
-
-def cmd_repro(args: argparse.Namespace, settings: Settings) -> int:
-    from app.services.checks import replay
-
-    with _session(settings) as session:
-        result = replay(
-            session,
-            name=args.name,
-            seed=args.seed,
-            dims=args.dims,
-            trial=args.trial,
-            trials=args.trials,
-            dtype=args.dtype,
-        )
-    if args.json:
-        print(dumps(replay_json(result)))
-    else:
-        print_replay(result)
-    return EXIT_FAILED if result.repro.result.status in ("fail", "error") else EXIT_OK
-
-
-def cmd_show(args: argparse.Namespace, settings: Settings) -> int:
-    from app.services.views import theorem_detail
-
-    with _session(settings) as session:
-        detail = theorem_detail(session, name=args.name)  # the checker as recorded
-        if detail is None:
-            raise UsageError(f"unknown declaration: {args.name}")
-        # the newest result is of this revision and these definitions: it says which
-        # checker ran without loading the checkers (and JAX); else describe it afresh
-        described = args.describe or (detail.checker.kind != "none" and detail.stale)
-        if described:
-            detail = theorem_detail(session, name=args.name, checker=_describe(session, args.name))
-    assert detail is not None
-    source = "described" if described else "recorded"
-    if args.json:
-        print(dumps(detail.model_dump(mode="json") | {"checker_source": source}))
-    else:
-        print_theorem(detail, checker_source=source)
-    return EXIT_OK
-
-
-def _describe(session: Session, name: str) -> dict[str, Any] | None:
-    from app.services.checks import SelectionError, describe_theorem
-
-    try:
-        return describe_theorem(session, name=name)
-    except SelectionError:
-        return None  # not a theorem: theorem_detail says so
-    except Exception as exc:  # the checkers could not describe it: say so, show the rest
-        return {"kind": "unknown", "reason": f"describing the checker failed: {exc}"}
 
 
 def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:

@@ -8,8 +8,9 @@ from typing import TextIO
 
 from pydantic import ValidationError
 from sqlalchemy import Engine
+from sqlalchemy.orm import Session
 
-from app.db import get_engine
+from app.db import get_engine, get_sessionmaker
 from app.migrate import ensure_schema
 from app.settings import Settings, get_settings
 from app.token import ensure_api_token
@@ -17,6 +18,7 @@ from app.token import ensure_api_token
 __all__ = [
     "load_settings",
     "open_database",
+    "open_session",
     "prepare_server",
     "settings_error_message",
     "why_cannot_listen",
@@ -50,6 +52,12 @@ def open_database(settings: Settings) -> Engine:
     engine = get_engine(settings.database_url)
     ensure_schema(settings, engine)
     return engine
+
+
+def open_session(settings: Settings) -> Session:
+    """A session on the settings' database, its schema checked (or migrated) first."""
+    open_database(settings)
+    return get_sessionmaker(settings.database_url)()
 
 
 def prepare_server(settings: Settings, *, out: TextIO | None = None) -> str:

@@ -108,6 +108,7 @@ class CeleryDispatcher:
         finished now); returns the chunks sent. Never raises for a broker that is down: the
         chunks not sent are marked so, and the reconciler sends them."""
         t = models.RunTask
+        claimed_at = models.utcnow()
         with self._make_session() as session:
             chunks = unfinished_chunks(session, run_id)
             if not chunks:
@@ -117,7 +118,7 @@ class CeleryDispatcher:
                 session.scalars(
                     update(t)
                     .where(t.id.in_(chunks), t.status == "queued", t.dispatched_at.is_(None))
-                    .values(dispatched_at=models.utcnow())
+                    .values(dispatched_at=claimed_at)
                     .returning(t.id)
                 )
             )
@@ -137,7 +138,12 @@ class CeleryDispatcher:
                     exc,
                 )
                 with self._make_session() as session:
-                    session.execute(update(t).where(t.id.in_(unsent)).values(dispatched_at=None))
+                    # unless a reconciler took them since (the send waited long)
+                    session.execute(
+                        update(t)
+                        .where(t.id.in_(unsent), t.dispatched_at == claimed_at)
+                        .values(dispatched_at=None)
+                    )
                     session.commit()
                 break
             sent.append(chunk_id)

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from celery import signals
 from db_support import batch, document, theorem
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session, sessionmaker
@@ -21,7 +22,7 @@ from app.db import make_engine
 from app.migrate import upgrade_database
 from app.services.checks import CheckParams, create_run
 from app.services.ingest import ingest_batch
-from app.services.lifecycle import plan_run
+from app.services.lifecycle import plan_run, reconcile
 from app.settings import Settings
 from app.worker import CeleryDispatcher, create_celery
 from app.worker.config import CHECK_TASK
@@ -153,3 +154,27 @@ def test_held_knows_chunk_messages_sent_without_a_chunk_task_id(
     _flush(dispatcher)
     dispatcher._celery.send_task(CHECK_TASK, args=[41], queue="cpu")
     assert dispatcher.held() == {41}
+
+
+def test_a_failed_send_leaves_alone_the_chunks_a_reconciler_took_meanwhile(
+    make: sessionmaker[Session],
+) -> None:
+    dispatcher = _dispatcher(make, f"redis://127.0.0.1:{free_port()}/0")  # nothing listens
+    run_id, chunks = _run(make)
+    resent: list[int] = []
+
+    def reconcile_meanwhile(**_: Any) -> None:
+        # while the server's first send waits on the broker, a reconciler takes the chunks
+        if not resent:
+            with make() as session:
+                reconcile(
+                    session, dispatch=resent.append, stale_after_s=1e-6, held=set, chunk_size=2
+                )
+
+    signals.before_task_publish.connect(reconcile_meanwhile, weak=False)
+    try:
+        assert dispatcher.dispatch_run(run_id) == []
+    finally:
+        signals.before_task_publish.disconnect(reconcile_meanwhile)
+    assert sorted(resent) == chunks
+    assert None not in _dispatched(make, chunks)  # taken by the reconciler: not unsent again

@@ -26,6 +26,7 @@ __all__ = [
     "announce",
     "broker_client",
     "probe",
+    "redis_url",
     "withdraw",
 ]
 
@@ -48,11 +49,23 @@ class BrokerState:
     workers: list[WorkerSeen] = field(default_factory=list)
 
 
+def redis_url(url: str) -> str:
+    """The broker URL as redis-py reads it: kombu's `redis+socket:///path` (and
+    `socket://`) is `unix:///path`, its `virtual_host` query the database number."""
+    for scheme in ("redis+socket://", "socket://"):
+        if url.startswith(scheme):
+            return "unix://" + url.removeprefix(scheme).replace("virtual_host=", "db=")
+    return url
+
+
 @lru_cache(maxsize=8)
 def broker_client(url: str, timeout_s: float = PROBE_TIMEOUT_S) -> redis.Redis:
     """A client of the Redis broker at `url` whose every call gives up after `timeout_s`."""
     return redis.Redis.from_url(
-        url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s, retry_on_timeout=False
+        redis_url(url),
+        socket_timeout=timeout_s,
+        socket_connect_timeout=timeout_s,
+        retry_on_timeout=False,
     )
 
 

@@ -6,6 +6,7 @@ that announce themselves, named."""
 from __future__ import annotations
 
 import socket
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -149,3 +150,32 @@ def test_read_health_reports_the_workers_seen_and_the_broker_stopped(
         if worker is not None:
             worker.stop()
         redis.stop()
+
+
+def test_read_health_reads_a_broker_on_a_unix_socket(database: str, tmp_path: Path) -> None:
+    sock = tmp_path / "redis.sock"
+    subprocess.run(
+        [
+            "redis-server",
+            "--port",
+            "0",
+            "--unixsocket",
+            str(sock),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(tmp_path),
+            "--daemonize",
+            "yes",
+        ],
+        check=True,
+    )
+    try:
+        wait_until(sock.exists, timeout=20, what="redis listens on its socket")
+        with _client(database, f"redis+socket://{sock}?virtual_host=3", tmp_path) as client:
+            code, body, _ = _health(client)
+        assert (code, body["status"], body["broker"]["reachable"]) == (200, "degraded", True)
+    finally:
+        subprocess.run(["redis-cli", "-s", str(sock), "shutdown", "nosave"], check=False)

@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
+from markupsafe import Markup
 
 from app import crud, schemas
 from app.api.deps import SessionDep
@@ -24,7 +25,7 @@ from app.dashboard import data
 from app.dashboard.errors import PageRoute
 from app.dashboard.graph import MAX_NODES, draw_graph
 from app.dashboard.paging import MAX_PAGE, PAGE_SIZE, Pager
-from app.dashboard.render import page
+from app.dashboard.render import isolate, page
 from app.dashboard.svg import STATUS_ORDER, HistoryPoint, history_chart, status_bar, strip_chart
 from app.services import junit, queries, views
 
@@ -39,7 +40,7 @@ Text = Annotated[str, Query(max_length=1024, pattern=r"^[^\x00]*$")]
 HISTORY = 50
 
 
-def not_found(request: Request, message: str) -> HTMLResponse:
+def not_found(request: Request, message: str | Markup) -> HTMLResponse:
     return page(
         request, "message.html", {"title": "Not found", "message": message}, status_code=404
     )
@@ -90,7 +91,7 @@ def read_theorems(
 def read_module_graph(request: Request, session: SessionDep, module: str) -> HTMLResponse:
     graph = data.module_graph(session, module=module)
     if not graph.theorems and not crud.list_module_docs(session, module=module):
-        return not_found(request, f"There is no module {module}.")
+        return not_found(request, Markup("There is no module {}.").format(isolate(module)))
     uses: dict[str, list[str]] = {}
     for edge in graph.edges:
         uses.setdefault(edge.source, []).append(edge.target)
@@ -116,7 +117,7 @@ def read_module(
     docs = crud.list_module_docs(session, module=module)
     summary = next((m for m in crud.module_summaries(session) if m["module"] == module), None)
     if summary is None and not docs:
-        return not_found(request, f"There is no module {module}.")
+        return not_found(request, Markup("There is no module {}.").format(isolate(module)))
     statuses = summary["statuses"] if summary else {}
     formats = data.source_formats(session, ids={doc.source_id for doc in docs})
     return page(
@@ -184,11 +185,11 @@ def _by_dtype(results: list[schemas.ResultOut]) -> list[schemas.ResultOut]:
 def read_theorem(request: Request, session: SessionDep, name: str) -> HTMLResponse:
     decl = crud.get_declaration(session, name=name)
     if decl is None:
-        return not_found(request, f"There is no declaration named {name}.")
+        return not_found(request, Markup("There is no declaration named {}.").format(isolate(name)))
     checker = _live_checker(request, session, name) if decl.kind in THEOREM_KINDS else None
     detail = views.theorem_detail(session, name=name, checker=checker, results_limit=HISTORY)
     if detail is None:
-        return not_found(request, f"There is no declaration named {name}.")
+        return not_found(request, Markup("There is no declaration named {}.").format(isolate(name)))
     known = queries.declaration_modules(session, names=detail.checker.dependencies)
     newest = detail.results[0] if detail.results else None
     failure = next((r for r in detail.results[:1] if r.status == "fail"), None)

@@ -107,7 +107,7 @@ def test_read_module_graph_caps_the_drawing_and_says_so(
 def test_read_module_graph_of_an_unknown_module_is_404(client: TestClient) -> None:
     response = client.get("/modules/Nope/graph")
     assert response.status_code == 404
-    assert "There is no module Nope." in response.text
+    assert "There is no module <bdi>Nope</bdi>." in response.text
 
 
 def test_order_layers_by_barycentre_removes_a_crossing() -> None:

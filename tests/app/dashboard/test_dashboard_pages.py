@@ -79,7 +79,7 @@ def test_read_module_lists_theorems_and_renders_docs(client: TestClient, db: Ses
 def test_read_module_unknown_is_404(client: TestClient) -> None:
     response = client.get("/modules/Nope")
     assert response.status_code == 404
-    assert "There is no module Nope." in response.text
+    assert "There is no module <bdi>Nope</bdi>." in response.text
 
 
 def test_read_theorem_shows_statement_docstring_checker_results_and_counterexample(
@@ -136,7 +136,7 @@ def test_read_theorem_of_a_definition_and_unknown(client: TestClient, db: Sessio
     assert "Check this theorem" not in html
     response = client.get("/theorems/No.such")
     assert response.status_code == 404
-    assert "There is no declaration named No.such." in response.text
+    assert "There is no declaration named <bdi>No.such</bdi>." in response.text
 
 
 def test_read_runs_and_run_detail_with_worker_and_device(client: TestClient, db: Session) -> None:

@@ -138,10 +138,11 @@ def test_isolate_bidi_controls_in_names_and_statements(
         f"/runs/{run.id}",
         *(f"/theorems/{quote(name, safe='')}" for name in BIDI_NAMES),
     ]
+    missing = [f"/theorems/{quote(f'No.{RLO}such', safe='')}", f"/modules/No{RLO}such"]
 
-    for path in pages:
+    for path in pages + missing:
         response = client.get(path)
-        assert response.status_code == 200, path
+        assert response.status_code == (404 if path in missing else 200), path
         assert RLO in response.text, path
         assert _outside_bdi(response.text) == [], path
     statement = client.get(f"/theorems/{quote(BIDI_NAMES[1], safe='')}").text

@@ -9,19 +9,19 @@ in names and texts (which XML 1.0 forbids) are written visibly, as `\\x1b` (`app
 from __future__ import annotations
 
 import json
-import shlex
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from app.visible import visible
+from app.visible import shell_quote, visible
 
 __all__ = ["junit_xml", "repro_command"]
 
 
 def repro_command(name: str, seed: int, dtype: str = "float64") -> str:
-    """The command that replays a recorded result's failing (or worst) trial."""
-    command = f"proofbridge repro {shlex.quote(name)} --seed {seed}"
+    """The command that replays a recorded result's failing (or worst) trial (a name with
+    control characters quoted as `$'…'`, visible and exact)."""
+    command = f"proofbridge repro {shell_quote(name)} --seed {seed}"
     if dtype != "float64":
         command += f" --dtype {dtype}"
     return command

@@ -16,7 +16,7 @@ import pytest
 from cli_support import cli, upgraded
 from db_support import REPO
 
-from app.visible import visible
+from app.visible import shell_quote, visible
 
 TITLE = "a\x1b]0;pwned\x07b"  # an OSC sequence: retitles a terminal that obeys it
 BACKSPACE = "back\x08space [x]"  # rich markup would take `[x]` for a style
@@ -49,6 +49,27 @@ RAW = ("\x1b", "\x07", "\x08", "\x0c", "\x9b")
 )
 def test_write_control_characters_visibly(text: str, keep: str, shown: str) -> None:
     assert visible(text, keep=keep) == shown
+
+
+@pytest.mark.parametrize(
+    ("word", "quoted"),
+    [
+        ("Proofs.sum_fin_prod", "Proofs.sum_fin_prod"),
+        ("Hostile.«a b»", "'Hostile.«a b»'"),
+        ("a\x1b]0;t\x07b", "$'a\\x1b]0;t\\x07b'"),
+        ("q'uo\\te\x08", "$'q\\'uo\\\\te\\x08'"),
+        ("c1\x9b2J", "$'c1\\u009b2J'"),
+    ],
+)
+def test_quote_names_for_the_shell_visibly_and_exactly(word: str, quoted: str) -> None:
+    assert shell_quote(word) == quoted
+    echoed = subprocess.run(
+        ["bash", "-c", f"printf %s {quoted}"],
+        capture_output=True,
+        env={"LC_ALL": "C.UTF-8"},
+        check=True,
+    )
+    assert echoed.stdout.decode("utf-8") == word
 
 
 def _junit_names(data: bytes) -> list[str]:
@@ -89,7 +110,7 @@ def test_check_writes_wellformed_junit_and_no_raw_control_characters(
     assert replayed.stdout.startswith("Hostile.«back\\x08space [x]»: seed 0,")
 
     assert _junit_names(junit.read_bytes()) == sorted(visible(n) for n in NAMES)
-    assert "replay: proofbridge repro 'Hostile.«back\\x08space [x]»' --seed 0" in (
+    assert "replay: proofbridge repro $'Hostile.«back\\x08space [x]»' --seed 0" in (
         junit.read_text(encoding="utf-8")
     )
     results = json.loads(as_json.stdout)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import fields, is_dataclass
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,7 @@ from hypothesis import strategies as st
 
 from theorem_index.model import IngestError
 from theorem_index.readers import read_bytes, read_paths
+from theorem_index.readers.storable import first_unstorable
 
 GOOD = "theorem Examples.good (x : ℕ) : x + 0 = x\n\nKept.\n"
 UNKNOWN = (
@@ -162,6 +165,13 @@ _TOKENS = [
     '{"name": "A", "declarations": [',
     "]}",
     '{"info": {"name": "A.t"}}',
+    "«",
+    "»",
+    "\x00",
+    "\\ud800",
+    "\\u0000",
+    "\u202e",
+    "\x1b",
 ]
 
 
@@ -175,6 +185,78 @@ def test_read_bytes_never_raises_on_any_input(tokens: list[str], name: str) -> N
     assert all(e.file == name for e in doc.errors)
     assert all(e.line is None or e.line >= 1 for e in doc.errors)
     assert all(e.column is None or e.column >= 1 for e in doc.errors)
+    stored = [*doc.declarations, *doc.module_docs, *doc.errors]
+    assert all(first_unstorable(repr_text) < 0 for r in stored for repr_text in _texts(r))
+
+
+def _texts(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, tuple | list):
+        return [t for item in value for t in _texts(item)]
+    if is_dataclass(value) and not isinstance(value, type):
+        return [t for f in fields(value) for t in _texts(getattr(value, f.name))]
+    return []
+
+
+def _deep_header(name: str, depth: int) -> str:
+    statement = '<span class="fn">(' * depth + "x" + ")</span>" * depth + " = x"
+    return (
+        '<div class="decl_header"><span class="decl_kind">theorem</span>'
+        f'<span class="decl_name">{name}</span><span class="decl_args"> :</span>'
+        f'<div class="decl_type">{statement}</div></div>'
+    )
+
+
+def _html_decl(name: str, depth: int) -> str:
+    header = _deep_header(name, depth)
+    return f'<div class="decl" id="{name}"><div class="theorem">{header}</div></div>\n'
+
+
+def test_read_html_declaration_nested_deeper_than_lxml_reads_loses_nothing_else() -> None:
+    page = (
+        "<!DOCTYPE html>\n<html><head><title>A</title></head><body><main>\n"
+        + _html_decl("A.shallow", 200)
+        + _html_decl("A.deep", 300)
+        + _html_decl("A.good", 0)
+        + "</main></body></html>\n"
+    )
+    doc = read_bytes("A.html", page.encode())
+    assert [(d.name, d.location.line_start if d.location else None) for d in doc.declarations] == [
+        ("A.shallow", 3),
+        ("A.good", 5),
+    ]
+    assert doc.declarations[0].statement == "(" * 200 + "x" + ")" * 200 + " = x"
+    message = (
+        "declaration A.deep is nested more than 256 HTML elements deep, "
+        "deeper than the HTML parser reads; it is not read"
+    )
+    assert doc.errors == [IngestError("A.html", 4, 1, message)]
+
+
+def test_read_json_header_nested_deeper_than_lxml_reads_is_reported() -> None:
+    entries = [
+        {"info": {"name": n, "kind": "theorem"}, "header": _deep_header(n, depth)}
+        for n, depth in (("A.deep", 300), ("A.good", 0))
+    ]
+    text = json.dumps({"name": "A", "declarations": entries}, indent=1)
+    doc = read_bytes("declaration-data-A.bmp", text.encode())
+    assert [d.name for d in doc.declarations] == ["A.good"]
+    message = (
+        "the header of A.deep is nested more than 256 HTML elements deep, "
+        "deeper than the HTML parser reads; it is not read"
+    )
+    at = text.index('"A.deep"')  # where the declaration is: its name
+    line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+    assert doc.errors == [IngestError("declaration-data-A.bmp", line, column, message)]
+
+
+def test_read_json_nested_deeper_than_the_decoder_reads_says_where() -> None:
+    text = '{"name": "A", "declarations": [],\n "instances": ' + "[" * 50_000 + "]" * 50_000 + "}"
+    doc = read_bytes("declaration-data-A.bmp", text.encode())
+    message = "invalid JSON: nested more than 512 levels deep, deeper than the reader reads"
+    # `{` opens level 1, so the 511th `[` opens level 513
+    assert doc.errors == [IngestError("declaration-data-A.bmp", 2, 15 + 511, message)]
 
 
 def test_keep_duplicate_names_when_asked(tmp_path: Path) -> None:

@@ -5,7 +5,9 @@ page with neither (the tree's index, navbar, search pages) has module "". The
 page is parsed with lxml, whose parser repairs truncated markup silently, so
 truncation is found separately: a scan of the raw `<div>` nesting reports
 every declaration whose `</div>` never comes, and those declarations are
-left out while every complete one is kept.
+left out while every complete one is kept. So is nesting deeper than lxml
+reads (256 elements), which would empty the whole page: each declaration
+nested so deeply is reported and the page is read without it.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from __future__ import annotations
 import re
 
 from lxml import etree
-from lxml import html as lxml_html
 
 from theorem_index.model import Declaration, Document, IngestError, ModuleDoc, SourceLocation
 from theorem_index.readers import errors
@@ -24,10 +25,12 @@ from theorem_index.readers.html_parts import (
     classes,
     fragment,
     heading_text,
+    parse_html,
     read_header,
     text_of,
 )
 from theorem_index.readers.signature import NAME, split_attributes
+from theorem_index.readers.storable import shown_name
 
 _DIV_OR_SKIP = re.compile(
     r"<div\b([^>]*)>|</div\s*>|<!--.*?(?:-->|\Z)|<script\b.*?(?:</script\s*>|\Z)", re.S | re.I
@@ -42,18 +45,23 @@ _MODDOC_XPATH = etree.XPath(
 )
 _NAME_RE = re.compile(NAME)
 _DOCSTRING_END = frozenset({"details"})
+_NOT_NEWLINE = re.compile(r"[^\n]")
 
 
-def unclosed_decls(text: str) -> list[tuple[int, str]]:
-    """(offset, id) of every `div.decl` whose closing `</div>` is missing."""
+def _decl_divs(text: str) -> tuple[list[tuple[int, int, str]], list[tuple[int, str]]]:
+    """The `div.decl`s of a page's raw markup: (start, end, id) of each closed one, and
+    (start, id) of each whose closing `</div>` is missing."""
     stack: list[tuple[int, str | None]] = []
+    closed: list[tuple[int, int, str]] = []
     for m in _DIV_OR_SKIP.finditer(text):
         token = m.group()
         if token.startswith("<!") or token[:7].lower() == "<script":
             continue
         if token.startswith("</"):
             if stack:
-                stack.pop()
+                start, opened = stack.pop()
+                if opened is not None:
+                    closed.append((start, m.end(), opened))
             continue
         attrs = m.group(1)
         cls = _CLASS_ATTR.search(attrs)
@@ -62,7 +70,12 @@ def unclosed_decls(text: str) -> list[tuple[int, str]]:
             ident = _ID_ATTR.search(attrs)
             decl_id = ident.group(1) if ident else "(unnamed)"
         stack.append((m.start(), decl_id))
-    return [(offset, ident) for offset, ident in stack if ident is not None]
+    return closed, [(offset, ident) for offset, ident in stack if ident is not None]
+
+
+def unclosed_decls(text: str) -> list[tuple[int, str]]:
+    """(offset, id) of every `div.decl` whose closing `</div>` is missing."""
+    return _decl_divs(text)[1]
 
 
 def module_from_path(rel: str) -> str:
@@ -100,14 +113,10 @@ class _Page:
 
     def read(self) -> Document:
         text = self.text
-        try:
-            root = lxml_html.document_fromstring(
-                # undecodable bytes go back as they came: lxml decodes as browsers do
-                text.encode("utf-8", "surrogateescape"),
-                parser=lxml_html.HTMLParser(encoding="utf-8"),
-            )
-        except (etree.ParserError, ValueError):
-            root = None
+        # undecodable bytes go back as they came: lxml decodes them as browsers do
+        root, cut_deep = parse_html(text.encode("utf-8", "surrogateescape"), whole=True)
+        if cut_deep:
+            root = self._without_deep_decls(text)
         module = page_module(text, root, self.rel)
         doc = Document(self.file, "docgen-html", module, errors=self.errors)
         end_line, end_col = self.index.line_col(len(text.rstrip()))
@@ -141,6 +150,25 @@ class _Page:
         if not (doc.declarations or doc.module_docs or cut or _MODULE_CONST.search(text)):
             doc.module = ""  # not a module page: an index, the navbar, a search page
         return doc
+
+    def _without_deep_decls(self, text: str) -> HtmlElement | None:
+        """lxml gave up on markup nested too deeply: report each declaration that is, and
+        read the page without them (blanked, so that lines stay where they were)."""
+        kept = text
+        for start, end, ident in _decl_divs(text)[0]:
+            piece = text[start:end].encode("utf-8", "surrogateescape")
+            if not parse_html(piece, whole=False)[1]:
+                continue
+            line, col = self.index.line_col(start)
+            message = errors.too_deep(f"declaration {shown_name(ident)}")
+            self.errors.append(IngestError(self.file, line, col, message))
+            kept = kept[:start] + _NOT_NEWLINE.sub(" ", kept[start:end]) + kept[end:]
+        root, cut = parse_html(kept.encode("utf-8", "surrogateescape"), whole=True)
+        if cut:
+            message = errors.too_deep("the page outside its declarations")
+            self.errors.append(IngestError(self.file, None, None, message))
+            return None
+        return root
 
     def declaration(self, el: HtmlElement, module: str) -> Declaration | None:
         inner = next((c for c in el if c.tag == "div"), None)

@@ -13,17 +13,17 @@ import json
 import re
 from typing import Any
 
-from lxml import etree
-from lxml import html as lxml_html
-
 from theorem_index.model import Declaration, Document, IngestError, SourceLocation
 from theorem_index.readers import errors
 from theorem_index.readers.errors import LineIndex
-from theorem_index.readers.html_parts import read_header
+from theorem_index.readers.html_parts import parse_html, read_header
 from theorem_index.readers.storable import first_unstorable, problem_of, shown_name
 
 _SOURCE_LINES = re.compile(r"#L(\d+)(?:-L(\d+))?$")
 _REQUIRED = ("name", "kind")
+# nesting beyond this is reported where it starts (the decoder itself fails near 1,000)
+_DEPTH = 512
+_JSON_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
 
 
 def module_from_data_name(rel: str) -> str:
@@ -40,6 +40,10 @@ def read_json_data(file: str, text: str, rel: str) -> Document:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         doc.errors.append(IngestError(file, exc.lineno, exc.colno, errors.invalid_json(exc.msg)))
+        return doc
+    except RecursionError:  # the decoder recurses once per level of nesting
+        line, column = LineIndex(text).line_col(_too_deep_at(text))
+        doc.errors.append(IngestError(file, line, column, errors.json_too_deep(_DEPTH)))
         return doc
     decls = data.get("declarations") if isinstance(data, dict) else None
     if isinstance(decls, dict):
@@ -58,6 +62,20 @@ def read_json_data(file: str, text: str, rel: str) -> Document:
         if error is not None:
             doc.errors.append(error)
     return doc
+
+
+def _too_deep_at(text: str) -> int:
+    """The offset of the first bracket that opens level `_DEPTH + 1` (0 when none does)."""
+    depth = 0
+    for m in _JSON_NESTING.finditer(text):
+        token = m.group()
+        if token in "[{":
+            depth += 1
+            if depth > _DEPTH:
+                return m.start()
+        elif token in "]}":
+            depth -= 1
+    return 0
 
 
 def _declaration(
@@ -84,9 +102,11 @@ def _declaration(
             problem = problem_of(value[bad], value[bad] in text)
             message = errors.not_stored(f"declaration {shown_name(name)}", part, problem)
             return cursor, None, IngestError(file, line, column, message)
-    try:
-        header_el = lxml_html.fragment_fromstring(header_html)
-    except (etree.ParserError, ValueError):
+    header_el, cut = parse_html(header_html, whole=False)
+    if cut:
+        message = errors.too_deep(f"the header of {shown_name(name)}")
+        return cursor, None, IngestError(file, line, column, message)
+    if header_el is None:
         return cursor, None, IngestError(file, line, column, errors.json_no_header(name))
     header = read_header(header_el)
     if header.statement is None:

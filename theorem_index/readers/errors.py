@@ -129,6 +129,17 @@ def module_not_stored(module: str, problem: str) -> str:
     return f"nothing of module {module} is stored: its name {problem}"
 
 
+def too_deep(what: str) -> str:
+    return (
+        f"{what} is nested more than 256 HTML elements deep, "
+        "deeper than the HTML parser reads; it is not read"
+    )
+
+
+def json_too_deep(limit: int) -> str:
+    return f"invalid JSON: nested more than {limit} levels deep, deeper than the reader reads"
+
+
 def found_text(token: str | None, end_what: str = "the end of the line") -> str:
     """`'x'` for a token, or the end of the line / declaration when there is none."""
     return end_what if token is None else f"'{token}'"

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import unquote
 
+from lxml import etree
+from lxml import html as lxml_html
 from lxml.html import HtmlElement
 
 from theorem_index.readers import prose
@@ -20,6 +22,22 @@ from theorem_index.readers.signature import normalize
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _LISTS = frozenset({"ul", "ol"})
 _BLOCKS = frozenset({"p", "ul", "ol", "pre", "blockquote", "table", "hr", "div"} | _HEADINGS)
+
+
+def parse_html(data: bytes | str, *, whole: bool) -> tuple[HtmlElement | None, bool]:
+    """lxml's tree of a page (`whole`) or of one element's markup, and whether lxml gave
+    part of it up: markup nested more than 256 elements deep is dropped, the rest of a
+    page with it, without an exception. None when lxml cannot read it at all."""
+    parser = lxml_html.HTMLParser(encoding="utf-8") if whole else lxml_html.HTMLParser()
+    try:
+        if whole:
+            root = lxml_html.document_fromstring(data, parser=parser)
+        else:
+            root = lxml_html.fragment_fromstring(data, parser=parser)
+    except (etree.ParserError, ValueError):
+        return None, False
+    cut = any(e.type_name == "ERR_RESOURCE_LIMIT" for e in parser.error_log)
+    return root, cut
 
 
 def classes(el: HtmlElement) -> list[str]:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from theorem_index.model import IngestError
-from theorem_index.readers import read_bytes, read_paths
+from theorem_index.readers import MAX_NAME_LENGTH, read_bytes, read_paths
 from theorem_index.readers.storable import first_unstorable
 
 GOOD = "theorem Examples.good (x : ℕ) : x + 0 = x\n\nKept.\n"
@@ -187,6 +187,7 @@ def test_read_bytes_never_raises_on_any_input(tokens: list[str], name: str) -> N
     assert all(e.column is None or e.column >= 1 for e in doc.errors)
     stored = [*doc.declarations, *doc.module_docs, *doc.errors]
     assert all(first_unstorable(repr_text) < 0 for r in stored for repr_text in _texts(r))
+    assert all(len(d.name) <= MAX_NAME_LENGTH for d in doc.declarations)
 
 
 def _texts(value: object) -> list[str]:

@@ -168,6 +168,20 @@ def test_read_guillemet_name_holding_a_quote_keeps_the_rest_of_the_file() -> Non
     ]
 
 
+def test_read_unclosed_guillemet_is_reported_and_loses_nothing_after_it() -> None:
+    text = (
+        "theorem «abc : 1 = 1 := rfl\n\n"
+        "theorem after : 2 = 2 := rfl\n\n"
+        'theorem quoted : "a" = "«" := rfl\n'
+    )
+    doc = read_bytes("A.lean", text.encode())
+    assert [(d.name, d.statement) for d in doc.declarations] == [
+        ("after", "2 = 2"),
+        ("quoted", '"a" = "«"'),
+    ]
+    assert doc.errors == [IngestError("A.lean", 1, 9, "expected a name after 'theorem'")]
+
+
 def test_read_unterminated_string_loses_no_later_declaration() -> None:
     text = 'theorem broken : "abc = 1 := rfl\n\n/-- Kept. -/\ntheorem after : 2 + 2 = 4 := rfl\n'
     doc = read_bytes("A.lean", text.encode())

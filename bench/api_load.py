@@ -29,6 +29,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -138,14 +139,17 @@ async def _client(
     while time.perf_counter() < until:
         path = rng.choice(paths)
         start = time.perf_counter()
+        kind = ""
         try:
             response = await http.get(path)
             ok = response.status_code == 200
             hit = response.headers.get("x-cache") == "hit"
-        except httpx.HTTPError:
+            kind = "" if ok else f"HTTP {response.status_code}"
+        except httpx.HTTPError as exc:
             ok = hit = False
+            kind = f"{type(exc).__name__}: {exc}"
         elapsed = time.perf_counter() - start
-        out.append((elapsed, ok, hit))
+        out.append((elapsed, ok, hit, kind))
         if rate > 0:
             await asyncio.sleep(max(0.0, 1.0 / rate - elapsed))
 
@@ -170,6 +174,7 @@ async def _load(
         "paths": len(paths),
         "requests": len(samples),
         "errors": sum(1 for s in samples if not s[1]),
+        "error_kinds": dict(Counter(s[3] for s in samples if not s[1]).most_common()),
         "cache_hits": sum(1 for s in samples if s[2]),
         "requests_per_s": len(samples) / seconds,
         "p50_ms": pct(0.50),
@@ -283,6 +288,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"p50 {m['p50_ms']:.1f} ms, p90 {m['p90_ms']:.1f} ms, p99 {m['p99_ms']:.1f} ms",
                 flush=True,
             )
+            for kind, n in m["error_kinds"].items():
+                print(f"  {n} x {kind}", flush=True)
             results.append(m)
     finally:
         if proc is not None:

@@ -217,3 +217,29 @@ def test_read_json_with_invalid_utf8_in_a_header_names_the_byte() -> None:
         ),
         IngestError("declaration-data-A.bmp", *_at(text, '"A.bad"'), message),
     ]
+
+
+@pytest.mark.parametrize(
+    ("written", "what"),
+    [
+        ("\x00", "a NUL character"),
+        ("&#0;", "the character reference &#0;"),
+        ("&#xD800;", "the character reference &#xD800;"),
+        ("&#1114112;", "the character reference &#1114112;"),
+    ],
+    ids=["nul", "reference-0", "reference-surrogate", "reference-beyond-unicode"],
+)
+def test_read_html_reports_what_it_reads_as_the_replacement_character(
+    written: str, what: str
+) -> None:
+    page = (
+        "<!DOCTYPE html><html><head><title>A</title></head><body><main>\n"
+        '<div class="decl" id="A.t"><div class="theorem">'
+        + HEADER.format(name="A.t")
+        + f"<p>a{written}b &#65; &#x1F600;</p></div></div>\n</main></body></html>\n"
+    )
+    doc = read_bytes("A.html", page.encode())
+    assert [(d.name, d.docstring) for d in doc.declarations] == [("A.t", "a\ufffdb A 😀")]
+    line, column = _at(page, written)
+    message = f"{what} is not text: HTML reads it as U+FFFD, the replacement character"
+    assert doc.errors == [IngestError("A.html", line, column, message)]

@@ -46,6 +46,7 @@ _MODDOC_XPATH = etree.XPath(
 _NAME_RE = re.compile(NAME)
 _DOCSTRING_END = frozenset({"details"})
 _NOT_NEWLINE = re.compile(r"[^\n]")
+_NUL_OR_REFERENCE = re.compile(r"\x00|&#[xX]([0-9a-fA-F]{1,8});?|&#([0-9]{1,10});?")
 
 
 def _decl_divs(text: str) -> tuple[list[tuple[int, int, str]], list[tuple[int, str]]]:
@@ -76,6 +77,18 @@ def _decl_divs(text: str) -> tuple[list[tuple[int, int, str]], list[tuple[int, s
 def unclosed_decls(text: str) -> list[tuple[int, str]]:
     """(offset, id) of every `div.decl` whose closing `</div>` is missing."""
     return _decl_divs(text)[1]
+
+
+def _replaced_char(text: str) -> tuple[int, str] | None:
+    """The first NUL, or character reference to no Unicode character (`&#0;`,
+    `&#xD800;`), that HTML reads as U+FFFD: its offset and how it is written."""
+    for m in _NUL_OR_REFERENCE.finditer(text):
+        if m.group() == "\x00":
+            return m.start(), "a NUL character"
+        code = int(m.group(1), 16) if m.group(1) else int(m.group(2))
+        if code == 0 or 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
+            return m.start(), f"the character reference {m.group()}"
+    return None
 
 
 def module_from_path(rel: str) -> str:
@@ -117,6 +130,10 @@ class _Page:
         root, cut_deep = parse_html(text.encode("utf-8", "surrogateescape"), whole=True)
         if cut_deep:
             root = self._without_deep_decls(text)
+        replaced = _replaced_char(text)
+        if replaced is not None:
+            line, col = self.index.line_col(replaced[0])
+            self.errors.append(IngestError(self.file, line, col, errors.html_replaced(replaced[1])))
         module = page_module(text, root, self.rel)
         doc = Document(self.file, "docgen-html", module, errors=self.errors)
         end_line, end_col = self.index.line_col(len(text.rstrip()))

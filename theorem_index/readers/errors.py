@@ -140,6 +140,10 @@ def json_too_deep(limit: int) -> str:
     return f"invalid JSON: nested more than {limit} levels deep, deeper than the reader reads"
 
 
+def html_replaced(what: str) -> str:
+    return f"{what} is not text: HTML reads it as U+FFFD, the replacement character"
+
+
 def found_text(token: str | None, end_what: str = "the end of the line") -> str:
     """`'x'` for a token, or the end of the line / declaration when there is none."""
     return end_what if token is None else f"'{token}'"

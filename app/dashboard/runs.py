@@ -174,7 +174,7 @@ def create_run(
             request,
             "message.html",
             {"title": "The run was not started", "message": str(exc)},
-            status_code=status.HTTP_422_UNPROCESSABLE_ENTITY,
+            status_code=status.HTTP_422_UNPROCESSABLE_CONTENT,
         )
     return RedirectResponse(f"/runs/{run.id}", status_code=status.HTTP_303_SEE_OTHER)
 

@@ -3,7 +3,8 @@
 Rules (FORMATS.md, "What ingestion keeps"):
 - a name belongs to the module (source file) that first declared it until that file drops
   it; a copy elsewhere is a warning and is not stored (`ingest_owners`), so re-ingesting
-  the same inputs, in any order, changes nothing;
+  the same inputs, in any order, changes nothing; a module's docs follow the same rule
+  (`ingest_module_docs`);
 - a declaration whose revision hash is unchanged creates nothing new;
 - a changed one gets a new revision, the old ones stay;
 - a declaration that was last read from a file which, read cleanly again, no longer has it

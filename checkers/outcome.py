@@ -35,6 +35,16 @@ class Shrinking:
     budget_s: float
 
 
+def _each_draw(draws: int) -> str:
+    """`each of 4 dims draws`, or `1 dims draw`."""
+    return f"each of {draws} dims draws" if draws > 1 else f"{draws} dims draw"
+
+
+def _failing_draws(failing: int, draws: int) -> str:
+    """`in 2 of 4 dims draws`, or `at 1 dims draw`."""
+    return f"in {failing} of {draws} dims draws" if draws > 1 else f"at {draws} dims draw"
+
+
 def conclude(
     session: Session, results: Sequence[DrawOutcome], finish: Finish, shrinking: Shrinking
 ) -> CheckResult:
@@ -108,7 +118,7 @@ def conclude(
         worst = max(live, key=lambda r: r.worst_ratio)
         held = "agree" if relation == "=" else f"satisfy {relation}"
         reason = (
-            f"{trials} trials at each of {len(live)} dims draw{'s' if len(live) > 1 else ''} "
+            f"{trials} trials at {_each_draw(len(live))} "
             f"{held} within atol={tol.atol:g}, rtol={tol.rtol:g}{_pass_notes(live, trials)}"
             f"{rescaled_note}"
         )
@@ -180,8 +190,7 @@ def conclude(
             f"{relation} excludes)"
         )
     reason = (
-        f"{head} in {len(failing)} of {len(live)} dims draw{'s' if len(live) > 1 else ''} "
-        f"({largest}); "
+        f"{head} {_failing_draws(len(failing), len(live))} ({largest}); "
         f"counterexample at {format_dims(failure.dims)}, trial {failure.trial}: {note}"
         f"{rescaled_note}"
     )

@@ -38,6 +38,7 @@ __all__ = [
 MAX_NAME_LENGTH = 1024
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 _SHOWN_NAME = 80
+_JSON_ESCAPE = re.compile(r"\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})")
 
 
 def first_unstorable(text: str) -> int:
@@ -152,6 +153,14 @@ def _storable(record: Declaration | ModuleDoc) -> bool:
     return _bad_field(record) is None
 
 
+def _may_hold_unstorable(doc: Document, text: str) -> bool:
+    """Whether `text` holds, or a JSON escape in it spells, a character no database may
+    hold (an HTML page's are replaced by its parser)."""
+    if first_unstorable(text) >= 0:
+        return True
+    return doc.format == "docgen-json" and _JSON_ESCAPE.search(text) is not None
+
+
 def _storable_error(error: IngestError) -> IngestError:
     if first_unstorable(error.file) < 0 and first_unstorable(error.message) < 0:
         return error
@@ -176,7 +185,10 @@ def admit(doc: Document, text: str) -> Document:
         doc.module_docs.clear()
         return doc
     records: list[Declaration | ModuleDoc] = [*doc.declarations, *doc.module_docs]
-    if all(_storable(r) for r in records):
+    if not _may_hold_unstorable(doc, text):  # what a reader gives is taken from `text`
+        if all(len(d.name) <= MAX_NAME_LENGTH for d in doc.declarations):
+            return doc
+    elif all(_storable(r) for r in records):
         return doc
     check = _Admission(doc, text)
     starts = sorted({check.start(r) for r in records} | {len(text)})

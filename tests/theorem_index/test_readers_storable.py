@@ -243,3 +243,26 @@ def test_read_html_reports_what_it_reads_as_the_replacement_character(
     line, column = _at(page, written)
     message = f"{what} is not text: HTML reads it as U+FFFD, the replacement character"
     assert doc.errors == [IngestError("A.html", line, column, message)]
+
+
+@pytest.mark.parametrize("kind", ["k" * 100, "lemmas", ""], ids=["long", "unknown", "empty"])
+def test_read_json_declaration_of_no_known_kind_is_left_out(kind: str) -> None:
+    text = json.dumps(
+        {
+            "name": "A",
+            "declarations": [
+                {"info": {"name": n, "kind": k}, "header": HEADER.format(name=n)}
+                for n, k in (("A.odd", kind), ("A.good", "theorem"))
+            ],
+        },
+        indent=1,
+    )
+    names, errors = _names(text.encode(), "declaration-data-A.bmp")
+    assert names == ["A.good"]
+    shown = kind if len(kind) <= 80 else kind[:80] + "…"
+    message = (
+        f"declaration A.odd is not stored: its kind '{shown}' is none of theorem, def, "
+        "axiom, opaque, instance, inductive, structure, class, ctor, abbrev, lemma, "
+        "example, prose"
+    )
+    assert errors == [IngestError("declaration-data-A.bmp", *_at(text, '"A.odd"'), message)]

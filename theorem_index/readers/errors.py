@@ -125,6 +125,10 @@ def name_too_long(what: str, length: int, limit: int) -> str:
     return f"{what} is not stored: its name {name_length(length, limit)}"
 
 
+def unknown_kind(what: str, kind: str, kinds: tuple[str, ...]) -> str:
+    return f"{what} is not stored: its kind '{kind}' is none of {', '.join(kinds)}"
+
+
 def module_not_stored(module: str, problem: str) -> str:
     return f"nothing of module {module} is stored: its name {problem}"
 

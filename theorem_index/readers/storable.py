@@ -5,8 +5,8 @@ hold one) and without a surrogate code point (U+D800 to U+DFFF is not text: doc-
 JSON can spell a lone one, `"\\ud800"`, and an undecodable byte reaches the readers as
 one, U+DC80 to U+DCFF, so that its position is known); a declaration's name, and a
 module's, is at most `MAX_NAME_LENGTH` characters, the longest the HTTP API takes as a
-path parameter. Every other character, control characters included, is kept: the
-outputs escape what they must.
+path parameter; a declaration's kind is one of `DECL_KINDS`. Every other character,
+control characters included, is kept: the outputs escape what they must.
 
 `admit` applies these rules to one document after its reader: a declaration or module doc
 that breaks one is left out with an error giving the file, the line and column of the
@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
-from theorem_index.model import Declaration, Document, IngestError, ModuleDoc
+from theorem_index.model import DECL_KINDS, Declaration, Document, IngestError, ModuleDoc
 from theorem_index.readers import errors
 from theorem_index.readers.errors import LineIndex
 
@@ -128,9 +128,12 @@ class _Admission:
             else f"module doc of {shown_name(record.module)}"
         )
         start, stop = bounds
-        if isinstance(record, Declaration) and len(record.name) > MAX_NAME_LENGTH:
+        if isinstance(record, Declaration) and not _known_shape(record):
             line, column = self._line_col(start)
-            message = errors.name_too_long(what, len(record.name), MAX_NAME_LENGTH)
+            if len(record.name) > MAX_NAME_LENGTH:
+                message = errors.name_too_long(what, len(record.name), MAX_NAME_LENGTH)
+            else:
+                message = errors.unknown_kind(what, shown_name(record.kind), DECL_KINDS)
             return IngestError(self.doc.file, line, column, message)
         found = _bad_field(record)
         assert found is not None
@@ -148,9 +151,14 @@ class _Admission:
 
 
 def _storable(record: Declaration | ModuleDoc) -> bool:
-    if isinstance(record, Declaration) and len(record.name) > MAX_NAME_LENGTH:
+    if isinstance(record, Declaration) and not _known_shape(record):
         return False
     return _bad_field(record) is None
+
+
+def _known_shape(decl: Declaration) -> bool:
+    """A name within the limit, and one of the kinds a declaration can be."""
+    return len(decl.name) <= MAX_NAME_LENGTH and decl.kind in DECL_KINDS
 
 
 def _may_hold_unstorable(doc: Document, text: str) -> bool:
@@ -186,7 +194,7 @@ def admit(doc: Document, text: str) -> Document:
         return doc
     records: list[Declaration | ModuleDoc] = [*doc.declarations, *doc.module_docs]
     if not _may_hold_unstorable(doc, text):  # what a reader gives is taken from `text`
-        if all(len(d.name) <= MAX_NAME_LENGTH for d in doc.declarations):
+        if all(_known_shape(d) for d in doc.declarations):
             return doc
     elif all(_storable(r) for r in records):
         return doc

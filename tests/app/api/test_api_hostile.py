@@ -80,3 +80,29 @@ def test_theorem_pages_of_the_hostile_corpus_parse_without_error_recovery(
     assert listed["count"] == sum(len(case.kept) for case in CASES)
     for theorem in listed["data"]:
         _page(client.get(f"/theorems/{quote(theorem['name'], safe='')}"))
+
+
+def test_ingest_kind_longer_than_the_database_column_is_an_error_not_a_500(
+    client: TestClient,
+) -> None:
+    header = (
+        '<div class="decl_header"><span class="decl_kind">theorem</span>'
+        '<span class="decl_name">{}</span><span class="decl_args"> :</span>'
+        '<div class="decl_type">1 = 1</div></div>'
+    )
+    data = json.dumps(
+        {
+            "name": "K",
+            "declarations": [
+                {"info": {"name": n, "kind": k}, "header": header.format(n)}
+                for n, k in (("K.odd", "k" * 100), ("K.good", "theorem"))
+            ],
+        }
+    )
+    file = "declaration-data-K.bmp"
+    report = _json(
+        client.post(f"{API}/ingest", files=multipart([(file, data.encode())]), headers=AUTH)
+    )
+    assert (report["theorems"], [e["file"] for e in report["errors"]]) == (1, [file])
+    assert report["errors"][0]["message"].startswith("declaration K.odd is not stored: its kind")
+    assert _json(client.get(f"{API}/theorems/K.good"))["kind"] == "theorem"

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from theorem_index.model import IngestError
+from theorem_index.model import IngestError, SourceLocation
 from theorem_index.readers import MAX_NAME_LENGTH, read_bytes
 
 NUL_TEXT = "a NUL character (U+0000), which cannot be stored"
@@ -266,3 +266,24 @@ def test_read_json_declaration_of_no_known_kind_is_left_out(kind: str) -> None:
         "example, prose"
     )
     assert errors == [IngestError("declaration-data-A.bmp", *_at(text, '"A.odd"'), message)]
+
+
+def test_read_json_source_line_beyond_any_file_is_reported_and_dropped() -> None:
+    entries = [
+        {
+            "info": {"name": n, "kind": "theorem", "sourceLink": f"https://e.org/A.lean#{lines}"},
+            "header": HEADER.format(name=n),
+        }
+        for n, lines in (("A.far", "L99999999999-L99999999999"), ("A.near", "L3-L5"))
+    ]
+    text = json.dumps({"name": "A", "declarations": entries}, indent=1)
+    doc = read_bytes("declaration-data-A.bmp", text.encode())
+    assert [(d.name, d.location) for d in doc.declarations] == [
+        ("A.far", SourceLocation("https://e.org/A.lean", None, None)),
+        ("A.near", SourceLocation("https://e.org/A.lean", 3, 5)),
+    ]
+    message = (
+        "declaration A.far: its source line 99999999999 is beyond any file "
+        "(2,147,483,647 at most); it is stored without its lines"
+    )
+    assert doc.errors == [IngestError("declaration-data-A.bmp", *_at(text, '"A.far"'), message)]

@@ -129,6 +129,13 @@ def unknown_kind(what: str, kind: str, kinds: tuple[str, ...]) -> str:
     return f"{what} is not stored: its kind '{kind}' is none of {', '.join(kinds)}"
 
 
+def line_out_of_range(what: str, line: int, limit: int) -> str:
+    return (
+        f"{what}: its source line {line} is beyond any file ({limit:,} at most); "
+        "it is stored without its lines"
+    )
+
+
 def module_not_stored(module: str, problem: str) -> str:
     return f"nothing of module {module} is stored: its name {problem}"
 

@@ -5,8 +5,9 @@ hold one) and without a surrogate code point (U+D800 to U+DFFF is not text: doc-
 JSON can spell a lone one, `"\\ud800"`, and an undecodable byte reaches the readers as
 one, U+DC80 to U+DCFF, so that its position is known); a declaration's name, and a
 module's, is at most `MAX_NAME_LENGTH` characters, the longest the HTTP API takes as a
-path parameter; a declaration's kind is one of `DECL_KINDS`. Every other character,
-control characters included, is kept: the outputs escape what they must.
+path parameter; a declaration's kind is one of `DECL_KINDS`; a source line number fits
+the databases' integers (else the declaration is kept without it). Every other
+character, control characters included, is kept: the outputs escape what they must.
 
 `admit` applies these rules to one document after its reader: a declaration or module doc
 that breaks one is left out with an error giving the file, the line and column of the
@@ -36,6 +37,7 @@ __all__ = [
 ]
 
 MAX_NAME_LENGTH = 1024
+MAX_LINE = 2**31 - 1  # the largest integer both databases' INTEGER columns hold
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 _SHOWN_NAME = 80
 _JSON_ESCAPE = re.compile(r"\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})")
@@ -175,6 +177,21 @@ def _storable_error(error: IngestError) -> IngestError:
     return replace(error, file=visible(error.file), message=visible(error.message))
 
 
+def _lines_in_range(decl: Declaration, doc: Document) -> Declaration:
+    """`decl` without source line numbers that no database integer holds (a doc-gen4
+    source link can say anything), reported."""
+    loc = decl.location
+    if loc is None:
+        return decl
+    wrong = [n for n in (loc.line_start, loc.line_end) if n is not None and n > MAX_LINE]
+    if not wrong:
+        return decl
+    line = decl.statement_line
+    message = errors.line_out_of_range(f"declaration {shown_name(decl.name)}", wrong[0], MAX_LINE)
+    doc.errors.append(IngestError(doc.file, line, decl.statement_column, message))
+    return replace(decl, location=replace(loc, line_start=None, line_end=None))
+
+
 def admit(doc: Document, text: str) -> Document:
     """Leave out of `doc` (read from `text`) what cannot be stored, with an error each.
     The file's name is expected storable already (`visible`)."""
@@ -192,6 +209,7 @@ def admit(doc: Document, text: str) -> Document:
         doc.declarations.clear()
         doc.module_docs.clear()
         return doc
+    doc.declarations[:] = [_lines_in_range(d, doc) for d in doc.declarations]
     records: list[Declaration | ModuleDoc] = [*doc.declarations, *doc.module_docs]
     if not _may_hold_unstorable(doc, text):  # what a reader gives is taken from `text`
         if all(_known_shape(d) for d in doc.declarations):

@@ -106,3 +106,23 @@ def test_ingest_kind_longer_than_the_database_column_is_an_error_not_a_500(
     assert (report["theorems"], [e["file"] for e in report["errors"]]) == (1, [file])
     assert report["errors"][0]["message"].startswith("declaration K.odd is not stored: its kind")
     assert _json(client.get(f"{API}/theorems/K.good"))["kind"] == "theorem"
+
+
+def test_ingest_source_line_beyond_the_database_integers_is_an_error_not_a_500(
+    client: TestClient,
+) -> None:
+    header = (
+        '<div class="decl_header"><span class="decl_kind">theorem</span>'
+        '<span class="decl_name">K.far</span><span class="decl_args"> :</span>'
+        '<div class="decl_type">1 = 1</div></div>'
+    )
+    link = "https://e.org/K.lean#L99999999999-L99999999999"
+    info = {"name": "K.far", "kind": "theorem", "line": 99999999999, "sourceLink": link}
+    data = json.dumps({"name": "K", "declarations": [{"info": info, "header": header}]})
+    file = "declaration-data-K.bmp"
+    report = _json(
+        client.post(f"{API}/ingest", files=multipart([(file, data.encode())]), headers=AUTH)
+    )
+    assert (report["theorems"], [e["file"] for e in report["errors"]]) == (1, [file])
+    detail = _json(client.get(f"{API}/theorems/K.far"))
+    assert (detail["name"], detail["location"]["line_start"]) == ("K.far", None)

@@ -182,6 +182,31 @@ def test_read_unclosed_guillemet_is_reported_and_loses_nothing_after_it() -> Non
     assert doc.errors == [IngestError("A.lean", 1, 9, "expected a name after 'theorem'")]
 
 
+def test_read_stray_quote_loses_no_later_declaration_holding_strings() -> None:
+    text = (
+        'theorem broken : "abc = 1 := rfl\n\n'
+        'theorem after : s = "x" := rfl\n\n'
+        "theorem last : 1 = 1 := rfl\n"
+    )
+    doc = read_bytes("A.lean", text.encode())
+    assert [(d.name, d.statement) for d in doc.declarations][1:] == [
+        ("after", 's = "x"'),
+        ("last", "1 = 1"),
+    ]
+    message = "unterminated string literal opened at line 1, column 18"
+    assert doc.errors == [IngestError("A.lean", 1, 18, message)]
+
+
+def test_read_string_across_a_command_line_when_every_string_is_closed() -> None:
+    text = 'def s : String := "one\ntheorem inside"\n\ntheorem ok : 1 = 1 := rfl\n'
+    doc = read_bytes("A.lean", text.encode())
+    assert doc.errors == []
+    assert [(d.name, d.equations) for d in doc.declarations] == [
+        ("s", ('s = "one\ntheorem inside"',)),
+        ("ok", ()),
+    ]
+
+
 def test_read_unterminated_string_loses_no_later_declaration() -> None:
     text = 'theorem broken : "abc = 1 := rfl\n\n/-- Kept. -/\ntheorem after : 2 + 2 = 4 := rfl\n'
     doc = read_bytes("A.lean", text.encode())

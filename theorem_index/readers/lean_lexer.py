@@ -15,9 +15,10 @@ Block comments nest (`/- /- -/ -/`); `/-- … -/` is a doc comment and
 A `«quoted»` name part is an atom: quotes, comment markers and brackets in it
 mean nothing, and in `scan` every character of it that could look like syntax
 is `_`. A string literal left open is reported and ends before the next line
-that starts a declaration, a doc comment or a scope command at column 0, so
-that one broken declaration never takes the rest of the file with it (a block
-comment left open comments out the rest of the file, as in Lean).
+that starts a declaration, a doc comment or a scope command at column 0, and
+then no string of the file crosses such a line (`mask`), so that one stray
+quote never takes the rest of the file with it (a block comment left open
+comments out the rest of the file, as in Lean).
 """
 
 from __future__ import annotations
@@ -114,7 +115,19 @@ def _recovery(text: str, start: int) -> int:
 
 
 def mask(text: str) -> Masked:
-    """Split `text` into code and scan views; see the module docstring."""
+    """Split `text` into code and scan views; see the module docstring.
+
+    A file with a string literal left open has a stray quote somewhere, and every string
+    after it may be paired wrongly: such a file is read again with no string crossing a
+    line that starts a command, so that the error is reported where the stray quote is
+    and the declarations after it are read as they are written."""
+    masked = _mask(text, strings_cross_commands=True)
+    if any(p.message.startswith("unterminated string") for p in masked.errors):
+        masked = _mask(text, strings_cross_commands=False)
+    return masked
+
+
+def _mask(text: str, *, strings_cross_commands: bool) -> Masked:
     code: list[str] = []
     scan: list[str] = []
     docs: list[DocComment] = []
@@ -165,6 +178,8 @@ def mask(text: str) -> Masked:
             else:
                 tail = _STRING_TAIL.match(text, start + 1)
                 end = tail.end() if tail else -1
+            if end > 0 and not strings_cross_commands and _recovery(text, start) < end:
+                end = -1
             if end < 0:
                 index = index or LineIndex(text)
                 line, col = index.line_col(start)

@@ -7,13 +7,16 @@ import math
 import re
 import sys
 from dataclasses import replace
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from app import schemas
-from app.services.checks import Replay, RunOutcome
-from app.services.ingest import IngestReport, describe_document_kinds
+from app.services.ingest_batch import describe_document_kinds
 from app.visible import visible
 from theorem_index.model import IngestError
+
+if TYPE_CHECKING:  # the services load only when a command uses them
+    from app.services.checks import Replay, RunOutcome
+    from app.services.ingest import IngestReport
 
 __all__ = [
     "describe_document_kinds",

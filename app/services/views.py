@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
 from app import crud, models, schemas
 from app.crud.declarations import THEOREM_KINDS
-from app.services.ingest import IngestReport
+
+if TYPE_CHECKING:
+    from app.services.ingest import IngestReport
 
 __all__ = [
     "checker_from_results",

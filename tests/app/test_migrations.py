@@ -15,6 +15,7 @@ from sqlalchemy import inspect
 
 from app.db import make_engine, redact_url
 from app.migrate import (
+    SCHEMA_HEAD,
     SchemaNotReady,
     alembic_config,
     current_revision,
@@ -39,6 +40,11 @@ TABLES = {
     "sources",
     "webhook_deliveries",
 }
+
+
+def test_schema_head_names_the_newest_migration() -> None:
+    # a command that finds the database at SCHEMA_HEAD reads no migration script
+    assert SCHEMA_HEAD == head_revision()
 
 
 def test_upgrade_database_creates_every_table(db_url: str) -> None:

@@ -32,6 +32,7 @@ from app.api.head import HeadAsGet
 from app.api.limits import BodySizeLimit
 from app.api.main import API_PREFIX, api_router
 from app.api.metrics import Metrics, RequestMetrics
+from app.dashboard.errors import install_page_errors
 from app.db import redact_url
 from app.generation import Generation
 from app.runtime import load_settings, prepare_server
@@ -141,6 +142,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.metrics.watch_database(settings.database_url)
 
     install_error_handlers(app)
+    install_page_errors(app)  # a browser's unknown page or method answers a page
     install_access_log_filter()  # no `?token=` in the access log
     app.add_middleware(
         PageCache,

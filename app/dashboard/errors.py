@@ -16,7 +16,13 @@ from fastapi.routing import APIRoute
 
 from app.dashboard.render import page
 
-__all__ = ["PageRoute", "describe_problems", "invalid_request_page"]
+__all__ = [
+    "PageRoute",
+    "describe_problems",
+    "install_page_errors",
+    "invalid_request_page",
+    "wants_page",
+]
 
 SHOWN_INPUT = 80  # characters of a bad value echoed on the page
 WHERE = {"query": "query parameter", "path": "path parameter", "body": "form field"}
@@ -64,3 +70,44 @@ class PageRoute(APIRoute):
                 return invalid_request_page(request, exc)
 
         return page_handler
+
+
+# paths that are not the dashboard's pages: their errors stay JSON
+NOT_PAGES = ("/api/", "/docs", "/openapi.json", "/static/", "/favicon.ico")
+TITLES = {404: "Not found", 405: "Method not allowed"}
+
+
+def wants_page(request: Request) -> bool:
+    """A browser asking for a dashboard path (not the API's, its documentation's or a
+    static file's)."""
+    if request.url.path.startswith(NOT_PAGES):
+        return False
+    return "text/html" in request.headers.get("accept", "")
+
+
+def install_page_errors(app: Any) -> None:
+    """Answer a browser's unknown dashboard path (404) or method (405) with a page; every
+    other HTTP error goes on to the handler installed before."""
+    from starlette.exceptions import HTTPException as StarletteHTTPException
+
+    handle_json = app.exception_handlers[StarletteHTTPException]
+
+    async def handle(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, StarletteHTTPException)
+        if exc.status_code not in TITLES or not wants_page(request):
+            return await handle_json(request, exc)
+        message = (
+            f"There is no page at {request.url.path}."
+            if exc.status_code == 404
+            else f"{request.method} is not allowed on {request.url.path}."
+        )
+        response = page(
+            request,
+            "message.html",
+            {"title": TITLES[exc.status_code], "message": message},
+            status_code=exc.status_code,
+        )
+        response.headers.update(exc.headers or {})
+        return response
+
+    app.add_exception_handler(StarletteHTTPException, handle)

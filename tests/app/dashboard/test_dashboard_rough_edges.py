@@ -108,3 +108,25 @@ def test_numbers_in_tables_do_not_wrap(client: TestClient, db: Session) -> None:
         html
     )
     assert ".num { white-space: nowrap; }" in css
+
+
+HTML = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+
+
+def test_unknown_page_or_method_answers_a_browser_a_page(client: TestClient) -> None:
+    missing = client.get("/no/such/page", headers=HTML)
+    assert missing.status_code == 404
+    assert missing.headers["content-type"] == "text/html; charset=utf-8"
+    assert "<title>Not found · ProofBridge</title>" in missing.text
+    assert '<p class="message">There is no page at /no/such/page.</p>' in missing.text
+
+    refused = client.put("/theorems", headers=HTML)
+    assert refused.status_code == 405
+    assert refused.headers["allow"] == "GET"
+    assert '<p class="message">PUT is not allowed on /theorems.</p>' in refused.text
+
+
+def test_unknown_api_path_or_a_client_without_html_keeps_json(client: TestClient) -> None:
+    for path, headers in (("/api/v1/nothing", HTML), ("/no/such/page", {"Accept": "*/*"})):
+        response = client.get(path, headers=headers)
+        assert (response.status_code, response.json()) == (404, {"detail": "Not Found"}), path

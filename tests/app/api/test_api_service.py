@@ -89,6 +89,7 @@ def test_openapi_documents_every_endpoint(client: TestClient) -> None:
         ("GET", "/api/v1/modules"): "read_modules",
         ("GET", "/api/v1/coverage"): "read_coverage",
         ("POST", "/api/v1/ingest"): "create_ingestion",
+        ("GET", "/api/v1/runs"): "read_runs",
         ("POST", "/api/v1/runs"): "create_run",
         ("GET", "/api/v1/runs/{run_id}"): "read_run",
         ("POST", "/api/v1/runs/{run_id}/cancel"): "cancel_run",

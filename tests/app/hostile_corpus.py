@@ -92,7 +92,7 @@ def _hostile(kind: str, form: str) -> Hostile:
         name = "bidi\u202eevil\u2066x"
         return Hostile(f"«{name}»" if quoted else name, doc="text \u202e reversed")
     if kind == "guillemet_quote":
-        return Hostile('«a"b»')
+        return Hostile('«a"b/c»')  # a slash too: the API's paths must reach it
     if kind == "long_name":
         return Hostile("n" * LONG)
     if kind == "deep_nesting":

@@ -55,25 +55,10 @@ def _describe(request: Request, session: Any, name: str) -> dict[str, Any]:
         return {"kind": "unknown", "reason": f"describing the checker failed: {exc}"}
 
 
+# A name may hold "/" (Lean's «a/b»): the routes take the rest of the path, the results
+# route first, so that ".../results" is not read as part of a name.
 @router.get(
-    "/{name}", response_model=schemas.TheoremDetail, responses=error_responses(e404=UNKNOWN)
-)
-def read_theorem(request: Request, session: SessionDep, name: TheoremName) -> schemas.TheoremDetail:
-    """Statement, binders, docstring, parse tree or parse error, constants, the checker it
-    gets, its newest results and its revisions: what `proofbridge show NAME --json` prints.
-    Definitions are served too (their checker is `none`)."""
-    decl = crud.get_declaration(session, name=name)
-    if decl is None:
-        raise unknown_theorem(name)
-    checker = _describe(request, session, name) if decl.kind in THEOREM_KINDS else None
-    detail = views.theorem_detail(session, name=name, checker=checker)
-    if detail is None:  # a safeguard only: declarations are never deleted
-        raise unknown_theorem(name)
-    return detail
-
-
-@router.get(
-    "/{name}/results",
+    "/{name:path}/results",
     response_model=schemas.Page[schemas.ResultOut],
     responses=error_responses(e404=UNKNOWN),
 )
@@ -88,3 +73,20 @@ def read_theorem_results(
         session, declaration_id=decl.id, limit=limit, offset=offset
     )
     return schemas.Page[schemas.ResultOut](data=views.results_out(session, results), count=count)
+
+
+@router.get(
+    "/{name:path}", response_model=schemas.TheoremDetail, responses=error_responses(e404=UNKNOWN)
+)
+def read_theorem(request: Request, session: SessionDep, name: TheoremName) -> schemas.TheoremDetail:
+    """Statement, binders, docstring, parse tree or parse error, constants, the checker it
+    gets, its newest results and its revisions: what `proofbridge show NAME --json` prints.
+    Definitions are served too (their checker is `none`)."""
+    decl = crud.get_declaration(session, name=name)
+    if decl is None:
+        raise unknown_theorem(name)
+    checker = _describe(request, session, name) if decl.kind in THEOREM_KINDS else None
+    detail = views.theorem_detail(session, name=name, checker=checker)
+    if detail is None:  # a safeguard only: declarations are never deleted
+        raise unknown_theorem(name)
+    return detail

@@ -57,6 +57,8 @@ def test_ingest_hostile_input_keeps_the_good_declaration_and_answers_well_formed
     for name in names:
         detail = _json(client.get(f"{API}/theorems/{quote(name, safe='')}"))
         assert detail["name"] == name
+        results = _json(client.get(f"{API}/theorems/{quote(name, safe='')}/results"))
+        assert results == {"data": [], "count": 0}
         theorem_page = _page(client.get(f"/theorems/{quote(name, safe='')}"), LENIENT_HTML)
         assert name in "".join(theorem_page.itertext())
 

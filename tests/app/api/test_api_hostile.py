@@ -128,3 +128,21 @@ def test_ingest_source_line_beyond_the_database_integers_is_an_error_not_a_500(
     assert (report["theorems"], [e["file"] for e in report["errors"]]) == (1, [file])
     detail = _json(client.get(f"{API}/theorems/K.far"))
     assert (detail["name"], detail["location"]["line_start"]) == ("K.far", None)
+
+
+def test_ingest_same_page_under_two_names_lists_its_module_doc_once(client: TestClient) -> None:
+    page = (
+        "Same page #\nmodule: Pages.Same\n\nProse about the module.\n\n"
+        "theorem Pages.Same.t (x : ℝ) : x + 0 = x\n"
+    ).encode()
+    report = _json(
+        client.post(
+            f"{API}/ingest", files=multipart([("a.txt", page), ("b.txt", page)]), headers=AUTH
+        )
+    )
+    assert (report["module_docs"], report["errors"]) == (1, [])
+    assert [w["file"] for w in report["warnings"]] == ["b.txt", "b.txt"]
+    docs = _json(client.get(f"{API}/declarations", params={"kind": "module_doc"}))
+    assert (docs["count"], [d["module"] for d in docs["data"]]) == (1, ["Pages.Same"])
+    modules = _json(client.get(f"{API}/modules"))["data"]
+    assert [(m["module"], m["module_docs"]) for m in modules] == [("Pages.Same", 1)]

@@ -1,6 +1,8 @@
 """The hostile-input corpus (`hostile_corpus.py`) through the HTTP API and the dashboard,
 on SQLite and PostgreSQL: no 500, the good declaration kept and reachable, every error
-naming the file, every JSON answer and HTML page well-formed."""
+naming the file, every JSON answer and HTML page well-formed. Then the other uploads that
+answered 500 or stored what they should not: a kind or a source line beyond the database's
+columns, and the same page under two names."""
 
 from __future__ import annotations
 

@@ -5,12 +5,15 @@
     env = Environment.from_declarations(decls)
     result = check("Proofs.sum_fin_prod", env, trials=64, seed=0)
 
-Importing this package switches JAX to float64 (the reference precision), turns
-on the persistent compilation cache when $PROOFBRIDGE_JAX_CACHE_DIR is set, and
-has glibc give large arrays back to the system as soon as they are freed
+Importing this package imports no JAX: JAX loads on the first computation
+(`checkers.lazyjax`), so that deciding what a statement needs (`checkers.coverage`)
+costs no JAX import. Whenever it loads, it is switched to float64 (the reference
+precision), with the persistent compilation cache on when $PROOFBRIDGE_JAX_CACHE_DIR is
+set; glibc gives large arrays back to the system as soon as they are freed
 (`checkers.memory`).
 """
 
+import checkers.lazyjax  # noqa: F401  (first: JAX is configured whenever it is imported)
 import checkers.registered  # noqa: F401  (fills REGISTRY with the hand-written checkers)
 from checkers.core import Checker, DimConstraint, InputSpec, ToleranceOverride, Unsupported
 from checkers.description import describe

@@ -18,14 +18,12 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import jax
-import jax.numpy as jnp
 import numpy as np
-from jax.extend.core import jaxpr_as_fun, jaxprs_in_params
 
 from checkers import interpret
 from checkers.core import InputSpec
 from checkers.jaxsetup import device_kind
+from checkers.lazyjax import jax, jcore, jnp
 from checkers.trials import TRACE_LOCK, input_dtype, same_sides, trial_function
 
 # On the CPU, float64 programs whose batch of inputs holds at most this many
@@ -104,7 +102,7 @@ def trace_bytes(closed: Any) -> int:
 def _equations(jaxpr: Any) -> Any:
     for eqn in jaxpr.eqns:
         yield eqn
-        for sub in jaxprs_in_params(eqn.params):
+        for sub in jcore.jaxprs_in_params(eqn.params):
             yield from _equations(sub)
 
 
@@ -175,5 +173,5 @@ def evaluate_trials(
         with np.errstate(all="ignore"):
             (out,) = interpret.Steps(closed).run(args, batch=trials)
         return np.asarray(out)
-    run = jaxpr_as_fun(closed)
+    run = jcore.jaxpr_as_fun(closed)
     return np.asarray(jax.jit(jax.vmap(lambda *xs: run(*xs)[0], axis_size=trials))(*args))

@@ -1,8 +1,9 @@
 """JAX configuration shared by every checker: float64 on, optional persistent compile cache,
 a bound on JAX's in-memory cache of traced functions.
 
-Importing `checkers` switches on `jax_enable_x64` (the float64 reference needs
-it). The web process imports `app` without `checkers`, so it is unaffected.
+Importing `checkers` has JAX switch on `jax_enable_x64` (the float64 reference needs it)
+as soon as JAX is imported (`checkers.lazyjax`). The web process imports `app` without
+`checkers`, so it is unaffected.
 
 The persistent cache is on when `$PROOFBRIDGE_JAX_CACHE_DIR` names a directory
 (or `configure_compilation_cache(path)` is called; the CLI and the worker use
@@ -35,17 +36,15 @@ import os
 import weakref
 from typing import Any
 
-import jax
-
 from checkers import program_store
+from checkers.lazyjax import jax, on_import
 
-jax.config.update("jax_enable_x64", True)
-# An exception that leaves a JAX transformation (the evaluator's refusal of a statement,
-# raised while tracing it) is not rewritten to hide JAX's frames: filtering walks every
-# frame of the evaluator's deep recursion against JAX's paths, which took a sixth of the
-# time of deciding a theorem `unsupported`. The reasons a check reports are the
+# `checkers.lazyjax` switches float64 on when JAX is imported, and traceback filtering off:
+# an exception that leaves a JAX transformation (the evaluator's refusal of a statement,
+# raised while tracing it) is not rewritten to hide JAX's frames, since filtering walks
+# every frame of the evaluator's deep recursion against JAX's paths, which took a sixth of
+# the time of deciding a theorem `unsupported`. The reasons a check reports are the
 # exceptions' messages, which filtering leaves unchanged.
-jax.config.update("jax_traceback_filtering", "off")
 
 CACHE_DIR_VARIABLE = "PROOFBRIDGE_JAX_CACHE_DIR"
 
@@ -68,9 +67,13 @@ def configure_compilation_cache(path: str | os.PathLike[str] | None = None) -> s
         return None
     directory = os.path.abspath(os.fspath(path))
     os.makedirs(directory, exist_ok=True)
-    jax.config.update("jax_compilation_cache_dir", directory)
-    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
-    jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
+
+    def configure(jax_module: Any) -> None:
+        jax_module.config.update("jax_compilation_cache_dir", directory)
+        jax_module.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
+        jax_module.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
+
+    on_import(configure)  # now, or when JAX is first imported
     program_store.set_directory(directory)
     return directory
 

@@ -36,8 +36,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-import jax
-import jax.monitoring
+from checkers.lazyjax import jax
 
 FORMAT = 1
 SUBDIRECTORY = "proofbridge-programs"

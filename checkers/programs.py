@@ -27,14 +27,13 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-import jax
-import jax.numpy as jnp
 import numpy as np
 
 from checkers import program_store
 from checkers.core import InputSpec
 from checkers.interpreted import SMALL_PROGRAM_ELEMENTS, interpreted_fn
 from checkers.jaxsetup import device_kind
+from checkers.lazyjax import jax, jnp
 from checkers.trials import (
     TRACE_LOCK,
     input_dtype,

@@ -13,9 +13,8 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import jax.numpy as jnp
-
 from checkers.core import REAL, InputSpec
+from checkers.lazyjax import jnp
 from checkers.tolerance import numpy_dtype
 
 TRACE_LOCK = threading.RLock()  # one trace at a time: the evaluator's caches are shared

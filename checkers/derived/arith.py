@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import jax.numpy as jnp
 import numpy as np
-from jax import lax
 
 from checkers.derived import lax_ops as L
 from checkers.derived.coercion import Ctx, coerce, join_kind, settle
@@ -42,11 +40,12 @@ from checkers.derived.values import (
     union_axes,
 )
 from checkers.derived.vectorise import guard_entries
+from checkers.lazyjax import jnp, lax
 
 ARITH_OPS = ("+", "-", "*", "/", "%")
 # positive reals held as their logarithms (values.py) combine without leaving log
 # space, so exponentials beyond float64's range still meet: e^a / e^b is e^(a - b)
-LOG_OPS = {"*": jnp.add, "/": jnp.subtract, "+": jnp.logaddexp}
+LOG_OPS = {"*": "add", "/": "subtract", "+": "logaddexp"}  # jnp's functions
 
 
 def log_scaled(x: Arr, factor: Any) -> Arr:
@@ -112,7 +111,7 @@ def _arrays(op: str, a: Arr, b: Arr, ctx: Ctx, kind: str, bound: Sz | None) -> A
     if kind == "real" and a.log and b.log and op in LOG_OPS:
         x = expand(a, axes, ndom, dt, logs=True)
         y = expand(b, axes, ndom, dt, logs=True)
-        return Arr(LOG_OPS[op](x, y), kind, axes, dom, log=True)
+        return Arr(getattr(jnp, LOG_OPS[op])(x, y), kind, axes, dom, log=True)
     x = expand(a, axes, ndom, dt)
     y = expand(b, axes, ndom, dt)
     if kind == "real":

@@ -16,8 +16,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import jax
-import jax.numpy as jnp
 import numpy as np
 
 from checkers.core import DimConstraint, InputSpec, ToleranceOverride
@@ -45,6 +43,7 @@ from checkers.derived.semantics import Semantics
 from checkers.derived.structures import StructSampler, structure_sampler
 from checkers.derived.types import TFin, const_name, fin_domains, head_and_args, kind_of, value_type
 from checkers.derived.values import Arr, Lst, Proof, TypeValue, as_array, static_nat
+from checkers.lazyjax import jax, jnp
 from theorem_index.lean import print_term
 from theorem_index.lean import syntax as S
 

@@ -12,22 +12,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import jax
-import jax.numpy as jnp
 import numpy as np
 
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.numerals import Numeral
 from checkers.derived.total import xp_of
 from checkers.derived.values import Arr, Sz, host_float, host_or_array
+from checkers.lazyjax import jax, jnp
 
 RANK = {"num": 0, "fin": 1, "nat": 2, "int": 3, "real": 4}
 
 
 @dataclass(frozen=True)
 class Ctx:
-    dtype: Any = jnp.float64
-    int_dtype: Any = jnp.int64
+    dtype: Any = field(default_factory=lambda: jnp.float64)
+    int_dtype: Any = field(default_factory=lambda: jnp.int64)
     # collects the trial's scale and underflows for the comparison (measure.py)
     meter: Any = field(default=None, compare=False)
 

@@ -18,15 +18,12 @@ from __future__ import annotations
 
 import string
 
-import jax.numpy as jnp
-
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.host import Env, Host
 from checkers.derived.measure import note_terms
 from checkers.derived.values import Arr, Axis, Sz, as_array, iota
+from checkers.lazyjax import jnp
 from theorem_index.lean import syntax as S
-
-_WIDE = (jnp.float64, jnp.float32)
 
 
 def factors(t: S.Term) -> list[S.Term]:
@@ -40,7 +37,7 @@ def factors(t: S.Term) -> list[S.Term]:
 
 def try_product_sum(ev: Host, name: str, sz: Sz, body: S.Term, env: Env) -> Arr | None:
     """`∑ name, f₁ * f₂ * …` as one einsum, or None when the body is not that plain case."""
-    if ev.ctx.dtype not in _WIDE:
+    if ev.ctx.dtype not in (jnp.float64, jnp.float32):
         return None
     terms = factors(body)
     if len(terms) < 2:

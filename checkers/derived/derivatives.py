@@ -18,9 +18,6 @@ import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import jax
-import jax.numpy as jnp
-
 from checkers.derived.coercion import coerce
 from checkers.derived.contraction import factors
 from checkers.derived.errors import EvalError
@@ -42,6 +39,7 @@ from checkers.derived.values import (
     xp_of,
 )
 from checkers.derived.vectorise import index
+from checkers.lazyjax import jax, jnp
 from theorem_index.lean import syntax as S
 
 if TYPE_CHECKING:

@@ -25,8 +25,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import jax
-import jax.numpy as jnp
 import numpy as np
 
 from checkers.core import Unsupported
@@ -50,6 +48,7 @@ from checkers.dims import DimsError, draw_dims
 from checkers.environment import DerivationError
 from checkers.interpreted import interpreting, keep_dry_run, trace_trial
 from checkers.jaxsetup import device_kind
+from checkers.lazyjax import jax, jnp
 from theorem_index.lean import analyse_declaration
 from theorem_index.lean import syntax as S
 

@@ -14,13 +14,12 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-import jax.numpy as jnp
-
 from checkers.core import InputSpec
 from checkers.derived.coercion import coerce
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.types import TFun, TReal, Ty, fin_domains
 from checkers.derived.values import Arr, Builtin, Sz, as_array
+from checkers.lazyjax import jnp
 
 if TYPE_CHECKING:
     from checkers.derived.evaluate import Evaluator

@@ -34,7 +34,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import jax.numpy as jnp
 import numpy as np
 
 from checkers.core import DimConstraint, InputSpec
@@ -53,6 +52,7 @@ from checkers.derived.types import (
     head_and_args,
 )
 from checkers.derived.values import Arr, Lst
+from checkers.lazyjax import jnp
 from theorem_index.lean import print_term
 from theorem_index.lean import syntax as S
 

@@ -22,8 +22,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-import jax.numpy as jnp
-
 from checkers.derived.coercion import coerce, settle
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.types import (
@@ -57,6 +55,7 @@ from checkers.derived.values import (
     numeral_size,
     static_nat,
 )
+from checkers.lazyjax import jnp
 from theorem_index.lean import syntax as S
 
 if TYPE_CHECKING:

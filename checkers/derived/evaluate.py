@@ -21,9 +21,6 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-import jax
-import jax.numpy as jnp
-
 from checkers.derived import arith as A
 from checkers.derived import total as T
 from checkers.derived.application import Application
@@ -64,9 +61,8 @@ from checkers.derived.values import (
     holds_tracer,
     num,
 )
+from checkers.lazyjax import jax, jnp
 from theorem_index.lean import syntax as S
-
-jax.config.update("jax_enable_x64", True)
 
 # Nested evaluations (and unfolded definitions) allowed before giving up; each
 # level takes a few Python frames, so this stays well inside the recursion limit.

@@ -21,7 +21,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import jax.numpy as jnp
 import numpy as np
 
 from checkers.derived.coercion import coerce, nat_constant, settle
@@ -40,6 +39,7 @@ from checkers.derived.values import (
     host_or_array,
     union_axes,
 )
+from checkers.lazyjax import jnp
 from theorem_index.lean import syntax as S
 
 if TYPE_CHECKING:

@@ -22,12 +22,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-import jax.numpy as jnp
-
 from checkers.core import InputSpec
 from checkers.derived.coercion import coerce
 from checkers.derived.structures import StructSampler, register_structure
 from checkers.derived.values import Arr, Builtin, Proof, as_array
+from checkers.lazyjax import jnp
 
 if TYPE_CHECKING:
     from checkers.derived.evaluate import Evaluator

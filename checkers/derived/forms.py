@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import jax.numpy as jnp
 import numpy as np
 
 from checkers.derived import arith as A
@@ -39,6 +38,7 @@ from checkers.derived.values import (
     iota,
     union_axes,
 )
+from checkers.lazyjax import jnp
 from theorem_index.lean import syntax as S
 
 if TYPE_CHECKING:

@@ -12,26 +12,15 @@ without that work; anything else (host constants, integers, weak types) goes thr
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-import jax
-import jax.numpy as jnp
 import numpy as np
-from jax import lax
 
-_BINARY: dict[str, Callable[[Any, Any], Any]] = {
-    "+": lax.add,
-    "-": lax.sub,
-    "*": lax.mul,
-    "/": lax.div,
-}
-_NUMPY: dict[str, Callable[[Any, Any], Any]] = {
-    "+": jnp.add,
-    "-": jnp.subtract,
-    "*": jnp.multiply,
-    "/": jnp.true_divide,
-}
+from checkers.lazyjax import jax, jnp, lax
+
+# the functions of lax and of jnp for each operator, by name (JAX loads on first use)
+_BINARY = {"+": "add", "-": "sub", "*": "mul", "/": "div"}
+_NUMPY = {"+": "add", "-": "subtract", "*": "multiply", "/": "true_divide"}
 
 
 def _float_array(x: Any) -> bool:
@@ -90,8 +79,8 @@ def binary(op: str, x: Any, y: Any) -> Any:
     if _float_array(x) and _float_array(y) and x.dtype == y.dtype:
         shape = _shape(x, y)
         if shape is not None:
-            return _BINARY[op](_to(x, shape), _to(y, shape))
-    return _NUMPY[op](x, y)
+            return getattr(lax, _BINARY[op])(_to(x, shape), _to(y, shape))
+    return getattr(jnp, _NUMPY[op])(x, y)
 
 
 def where(c: Any, x: Any, y: Any) -> Any:

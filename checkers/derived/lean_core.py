@@ -13,8 +13,6 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-import jax.numpy as jnp
-
 from checkers.derived import arith as A
 from checkers.derived import total as T
 from checkers.derived.coercion import coerce, nat_constant
@@ -29,19 +27,20 @@ from checkers.derived.values import (
     TypeValue,
     as_array,
 )
+from checkers.lazyjax import jnp
 
 if TYPE_CHECKING:
     from checkers.derived.evaluate import Evaluator
 
 
-def _real1(name: str, f: Callable[[Any], Any], measure: str = "") -> Builtin:
-    """A real function of one real. `measure`: 'periodic' (its argument is reduced
+def _real1(name: str, function: str, measure: str = "") -> Builtin:
+    """A real function of one real, jnp's `function`. `measure`: 'periodic' (its argument is reduced
     modulo a period, an addition whose error scales with |x|) or 'positive' (never
     zero in ℝ: a zero or subnormal result is an underflow)."""
 
     def fn(ev: Evaluator, args: tuple[Any, ...]) -> Any:
         x = coerce(ev._arr(args[0], name), "real", ev.ctx)
-        data = f(as_array(x))
+        data = getattr(jnp, function)(as_array(x))
         if measure == "periodic":
             note_operands(ev.ctx, as_array(x))
         elif measure == "positive":
@@ -277,12 +276,12 @@ CORE: tuple[Builtin, ...] = (
     Builtin("Real.exp", 1, _exp, ("real",), implicit=0),
     Builtin("Real.log", 1, _log, ("real",), implicit=0),
     Builtin("Real.sqrt", 1, _sqrt, ("real",), implicit=0),
-    _real1("Real.tanh", jnp.tanh),
-    _real1("Real.cos", jnp.cos, "periodic"),
-    _real1("Real.sin", jnp.sin, "periodic"),
-    _real1("Real.cosh", jnp.cosh),
-    _real1("Real.sinh", jnp.sinh),
-    _real1("Real.arctan", jnp.arctan),
+    _real1("Real.tanh", "tanh"),
+    _real1("Real.cos", "cos", "periodic"),
+    _real1("Real.sin", "sin", "periodic"),
+    _real1("Real.cosh", "cosh"),
+    _real1("Real.sinh", "sinh"),
+    _real1("Real.arctan", "arctan"),
     Builtin("Real.pi", 0, _pi, implicit=0),
     Builtin("Real.rpow", 2, _rpow, ("real", "real")),
     _minmax("max", True),

@@ -36,8 +36,6 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import jax.numpy as jnp
-
 from checkers.derived import arith as A
 from checkers.derived.at_once import at_once, exact_kind
 from checkers.derived.coercion import RANK, coerce, join_kind, nat_constant, settle
@@ -47,6 +45,7 @@ from checkers.derived.measure import note_operands
 from checkers.derived.types import TList, TNat, kind_of
 from checkers.derived.values import Among, Arr, Builtin, Lst, Pair, Sz, num
 from checkers.derived.vectorise import index
+from checkers.lazyjax import jnp
 
 if TYPE_CHECKING:
     from checkers.derived.evaluate import Evaluator

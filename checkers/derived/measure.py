@@ -43,11 +43,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import jax.numpy as jnp
 import numpy as np
-from jax import lax
 
 from checkers.derived.lax_ops import filled
+from checkers.lazyjax import jnp, lax
 
 
 def _is_float(x: Any) -> bool:

@@ -28,9 +28,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import jax
-
 from checkers.derived.values import Arr
+from checkers.lazyjax import jax
 from theorem_index.lean import syntax as S
 
 MAX_HOST_ENTRIES = 1 << 16

@@ -26,11 +26,9 @@ import contextlib
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-import jax
-from jax.extend.core import ClosedJaxpr, Jaxpr, Literal
-
 from checkers.derived.measure import Meter
 from checkers.derived.memo import Applications
+from checkers.lazyjax import jax, jcore
 
 if TYPE_CHECKING:
     from checkers.derived.host import Host
@@ -61,7 +59,7 @@ def metered(ev: Host, fn: Callable[..., Any], *args: Any) -> Any:
     return jax.tree.unflatten(jax.tree.structure(shape), outs)
 
 
-def evaluate(closed: ClosedJaxpr, args: Sequence[Any], meter: Meter) -> list[Any]:
+def evaluate(closed: jcore.ClosedJaxpr, args: Sequence[Any], meter: Meter) -> list[Any]:
     """The values of the jaxpr's outputs at `args`, bound into the current trace, each
     additive equation's operands recorded with `meter`. Equations whose values no
     output needs (a JVP's primal result, a pull-back's forward output) are left out:
@@ -71,7 +69,7 @@ def evaluate(closed: ClosedJaxpr, args: Sequence[Any], meter: Meter) -> list[Any
     return _evaluate(jaxpr, closed.consts, args, meter, [True] * len(jaxpr.outvars))
 
 
-def _live(jaxpr: Jaxpr, wanted: Sequence[bool]) -> tuple[list[bool], set[Any]]:
+def _live(jaxpr: jcore.Jaxpr, wanted: Sequence[bool]) -> tuple[list[bool], set[Any]]:
     """Which equations an output in `wanted` needs (or that have effects), and the
     variables those equations and outputs read."""
     needed = {v for v, w in zip(jaxpr.outvars, wanted, strict=True) if w and not _literal(v)}
@@ -85,11 +83,11 @@ def _live(jaxpr: Jaxpr, wanted: Sequence[bool]) -> tuple[list[bool], set[Any]]:
 
 
 def _literal(v: Any) -> bool:
-    return isinstance(v, Literal)
+    return isinstance(v, jcore.Literal)
 
 
 def _evaluate(
-    jaxpr: Jaxpr,
+    jaxpr: jcore.Jaxpr,
     consts: Sequence[Any],
     args: Sequence[Any],
     meter: Meter,
@@ -109,7 +107,7 @@ def _evaluate(
         invals = [read(v) for v in eqn.invars]
         name = eqn.primitive.name
         inner = eqn.params.get("jaxpr") if name in _CALLS else None
-        if isinstance(inner, ClosedJaxpr):
+        if isinstance(inner, jcore.ClosedJaxpr):
             used = [v in needed_vars for v in eqn.outvars]
             outs = _evaluate(inner.jaxpr, inner.consts, invals, meter, used)
         else:

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import jax.numpy as jnp
-
 from checkers.derived import arith as A
 from checkers.derived.coercion import coerce, settle
 from checkers.derived.errors import EvalError, NotSupported, UntypedNumeral
 from checkers.derived.notation import NOTATION
 from checkers.derived.types import TFin, TInt, TList, TNat, TReal, Ty, kind_of
 from checkers.derived.values import Arr, Axis, Closure, Sz, as_array, iota, move_axis_to_dom
+from checkers.lazyjax import jnp
 from theorem_index.lean import syntax as S
 
 if TYPE_CHECKING:

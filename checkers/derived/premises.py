@@ -22,7 +22,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import jax.numpy as jnp
 import numpy as np
 
 from checkers.bounded import bounds_hold
@@ -32,6 +31,7 @@ from checkers.derived.evaluate import Evaluator
 from checkers.derived.values import Arr, as_array
 from checkers.dims import DimsError, draw_dims
 from checkers.interpreted import evaluate_trials
+from checkers.lazyjax import jnp
 from checkers.sampling import draw_key, fin_plan, sample_batch
 
 if TYPE_CHECKING:

@@ -16,13 +16,11 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import jax.numpy as jnp
-import jax.scipy.special as jsp
-
 from checkers.derived import total as T
 from checkers.derived.coercion import coerce
 from checkers.derived.errors import NotSupported
 from checkers.derived.values import Arr, Builtin, as_array, expand, union_axes
+from checkers.lazyjax import jnp, jsp
 
 if TYPE_CHECKING:
     from checkers.derived.host import Host as Evaluator

@@ -20,12 +20,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import jax.numpy as jnp
-
 from checkers.derived.arith import select
 from checkers.derived.errors import NotSupported
 from checkers.derived.measure import paused
 from checkers.derived.values import Arr
+from checkers.lazyjax import jnp
 from theorem_index.lean import print_term
 from theorem_index.lean import syntax as S
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import jax.numpy as jnp
 import numpy as np
 
 from checkers.derived import lax_ops as L
+from checkers.lazyjax import jnp
 
 
 def xp_of(*arrays: Any) -> Any:

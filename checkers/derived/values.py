@@ -33,13 +33,12 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
-import jax
-import jax.numpy as jnp
 import numpy as np
 
 from checkers.derived.errors import EvalError
 from checkers.derived.numerals import Numeral
 from checkers.derived.total import xp_of
+from checkers.lazyjax import jax, jnp
 
 NUMERIC_KINDS = ("real", "int", "nat", "fin", "num")
 

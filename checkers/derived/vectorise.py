@@ -11,14 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import jax
-import jax.numpy as jnp
 import numpy as np
-from jax import lax
 
 from checkers.derived.coercion import Ctx, coerce
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.values import Arr, Axis, Sz, as_array, host_or_array, union_axes, xp_of
+from checkers.lazyjax import jax, jnp, lax
 
 
 def _transpose_axes(x: Arr, order: Sequence[Axis], logs: bool = False) -> Any:

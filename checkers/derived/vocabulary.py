@@ -14,7 +14,6 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import jax.numpy as jnp
 import numpy as np
 import scipy.special
 
@@ -25,6 +24,7 @@ from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.measure import note_operands, note_terms
 from checkers.derived.values import Arr, Builtin, Sz, as_array, numeral_size, xp_of
 from checkers.derived.vectorise import call_vectorised
+from checkers.lazyjax import jnp
 
 if TYPE_CHECKING:
     from checkers.derived.evaluate import Evaluator

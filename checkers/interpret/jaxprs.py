@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from jax.extend import core as jcore
 
 from checkers.interpret.batching import ADAPTERS, lane_by_lane
 from checkers.interpret.rules import RULES, InterpretError
+from checkers.lazyjax import jcore
 
 _CALLS = {
     "jit": "jaxpr",

@@ -12,9 +12,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from jax import lax
 
 from checkers.interpret.indexing import dot_general, gather, iota, scatter_add
+from checkers.lazyjax import lax
 
 Rule = Callable[..., Any]
 

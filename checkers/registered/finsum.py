@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import jax.numpy as jnp
 import numpy as np
 
 from checkers.core import Evaluation
+from checkers.lazyjax import jnp
 from checkers.registered import lean
 from checkers.registry import real, register
 

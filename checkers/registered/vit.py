@@ -14,10 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import jax
-import jax.numpy as jnp
-
 from checkers.core import Evaluation
+from checkers.lazyjax import jax, jnp
 from checkers.registered import lean
 from checkers.registry import fin, real, register
 

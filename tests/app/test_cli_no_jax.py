@@ -1,7 +1,7 @@
 """`proofbridge show` reads the database and imports no JAX (nor Alembic, nor the Lean
 parser) while the theorem's newest result is current; it describes the checker afresh
 (loading the checkers) only when no current result says which checker runs, or when
-asked to."""
+asked to. `proofbridge coverage` decides what each statement needs without JAX."""
 
 from __future__ import annotations
 
@@ -78,3 +78,11 @@ def test_show_text_says_which_run_recorded_the_checker(checked: str, tmp_path: P
     proc = cli("show", CHECKED, url=checked, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "\nchecker: derived, as recorded by run 1\n" in proc.stdout
+
+
+def test_coverage_imports_no_jax(checked: str, tmp_path: Path) -> None:
+    # deciding what each statement needs traces and computes nothing (checkers.lazyjax)
+    code, report, heavy = _run(checked, tmp_path, "coverage", "--json")
+
+    assert (code, "jax" in heavy) == (0, False)
+    assert (report["theorems"], report["checked"], report["unsupported"]) == (21, 21, 0)

@@ -45,6 +45,48 @@ def test_enable_float64_on_import():
     assert jax.config.jax_enable_x64
 
 
+@pytest.mark.parametrize("jax_first", [False, True], ids=["checkers-first", "jax-first"])
+def test_jax_is_configured_whoever_imports_it_first(jax_first: bool) -> None:
+    # importing checkers imports no JAX; JAX, whenever and however it is imported, is
+    # configured before its first array
+    code = (
+        ("import jax\n" if jax_first else "")
+        + "import sys, checkers\n"
+        + "loaded = 'jax' in sys.modules\n"
+        + "import jax.numpy as jnp, jax\n"
+        + "print(loaded, jnp.asarray(1.0).dtype, jax.config.jax_traceback_filtering)\n"
+    )
+    done = _python(code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(jax_first), "float64", "off"]
+
+
+def test_a_stand_in_answers_with_jaxs_own_objects() -> None:
+    from checkers.lazyjax import jnp as stand_in
+    from checkers.lazyjax import lax as lax_stand_in
+
+    assert stand_in.add is jax.numpy.add and stand_in.float64 is jax.numpy.float64
+    assert lax_stand_in.add is jax.lax.add
+
+
+def test_coverage_of_statements_imports_no_jax() -> None:
+    code = (
+        "import sys\n"
+        "from checkers import Environment\n"
+        "from checkers.coverage import coverage\n"
+        "from theorem_index.model import Declaration\n"
+        "t = Declaration(name='Proofs.t', kind='theorem', module='Proofs.Test',"
+        " binders='(x : ℝ)', statement='Real.sqrt (x ^ 2) = |x|')\n"
+        "u = Declaration(name='Proofs.u', kind='theorem', module='Proofs.Test',"
+        " binders='(x : ℝ)', statement='mystery x = x')\n"
+        "report = coverage(Environment.from_declarations([t, u]))\n"
+        "print(report.theorems, report.checked, report.unsupported, 'jax' in sys.modules)\n"
+    )
+    done = _python(code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["2", "1", "1", "False"]
+
+
 def test_an_error_raised_while_tracing_reaches_the_caller_unfiltered():
     # JAX would otherwise walk every frame of the evaluator's recursion to hide its own
     class Refusal(Exception):

@@ -33,9 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import jax
-import jax.numpy as jnp
-
+from checkers.lazyjax import jax, jnp
 from checkers.registered.vit_tiny.dims import VitDims
 from checkers.registered.vit_tiny.model import (
     GELU_A,

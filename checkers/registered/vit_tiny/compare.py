@@ -19,16 +19,14 @@ import dataclasses
 import functools
 from typing import Any
 
-import jax
-import jax.numpy as jnp
-
+from checkers.lazyjax import jax, jnp
 from checkers.registered.vit_tiny import model
 from checkers.registered.vit_tiny.backward import RULES, Rules, backward
 from checkers.registered.vit_tiny.dims import VitDims
 from checkers.registered.vit_tiny.sampling import sample_trials
 from checkers.registered.vit_tiny.tolerance import compute_dtype
 
-DTYPE = {"float64": jnp.float64, "float32": jnp.float32}
+DTYPE = {"float64": "float64", "float32": "float32"}  # jnp's dtypes, by name
 
 
 def _cast(tree: Any, dtype: Any) -> Any:
@@ -36,7 +34,7 @@ def _cast(tree: Any, dtype: Any) -> Any:
 
 
 def _gradient(tr: dict[str, Any], dims: VitDims, dtype: str, rules: Rules) -> dict[str, Any]:
-    cd = DTYPE[compute_dtype(dtype)]
+    cd = getattr(jnp, DTYPE[compute_dtype(dtype)])
     low = _cast({k: tr[k] for k in ("params", "images", "scales", "targets")}, cd)
     logits, saves = model.forward(low["params"], low["images"], low["scales"], dims)
     chain = backward(
@@ -71,7 +69,7 @@ def _gradient(tr: dict[str, Any], dims: VitDims, dtype: str, rules: Rules) -> di
 
 
 def _forward(tr: dict[str, Any], dims: VitDims, dtype: str) -> dict[str, Any]:
-    cd = DTYPE[compute_dtype(dtype)]
+    cd = getattr(jnp, DTYPE[compute_dtype(dtype)])
     low = _cast({k: tr[k] for k in ("params", "images", "scales")}, cd)
     batched = model.forward(low["params"], low["images"], low["scales"], dims)[0]
     ref_in = _cast(low, jnp.float64)

@@ -22,9 +22,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import jax
-import jax.numpy as jnp
-
+from checkers.lazyjax import jax, jnp
 from checkers.registered.vit_tiny.dims import VitDims
 
 EPS = 1e-5

@@ -65,14 +65,6 @@ def test_ingest_hostile_input_keeps_the_good_declaration_and_answers_well_formed
         assert name in "".join(theorem_page.itertext())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=etree.XMLSyntaxError,
-    reason=(
-        "dashboard markup: theorem.html wraps the 'Check this theorem' <form> in a <p>, "
-        "which HTML closes before the form, so its '</p>' is an unexpected end tag"
-    ),
-)
 def test_theorem_pages_of_the_hostile_corpus_parse_without_error_recovery(
     client: TestClient,
 ) -> None:

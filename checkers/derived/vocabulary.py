@@ -15,7 +15,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import scipy.special
 
 from checkers.derived import lax_ops as L
 from checkers.derived import total as T
@@ -348,6 +347,8 @@ def _std_normal_quantile(ev: Evaluator, args: tuple[Any, ...]) -> Any:
             "near 0 and 1 (its slope is 1/φ), so a rounded argument does not determine "
             "it; only constant arguments are checked"
         )
+    import scipy.special  # a fifth of a second to import: only where a quantile is asked
+
     d = np.asarray(p.data, dtype=np.float64)
     inside = (d > 0) & (d < 1)
     q = np.where(inside, scipy.special.ndtri(np.where(inside, d, 0.5)), 0.0)

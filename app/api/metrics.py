@@ -135,7 +135,9 @@ _PARAM = re.compile(r"{(\w+)(?::\w+)?}")
 def route_template(scope: Scope) -> str:
     """The matched route's template with the prefixes it is mounted under
     (`/api/v1/theorems/{name}`), found by rendering the route's own template with the path
-    parameters and taking what precedes it in the path; `<unmatched>` for unknown paths."""
+    parameters and taking what precedes it in the path; `<unmatched>` for unknown paths.
+    A parameter's converter is left out of the label, so a route taking the rest of the
+    path (`{name:path}`) keeps the series it had."""
     route = scope.get("route")
     template = getattr(route, "path", None)
     if not isinstance(template, str):
@@ -143,9 +145,10 @@ def route_template(scope: Scope) -> str:
     params = scope.get("path_params") or {}
     rendered = _PARAM.sub(lambda m: str(params.get(m.group(1), m.group(0))), template)
     path = str(scope.get("path", ""))
+    bare = _PARAM.sub(r"{\1}", template)  # `{name:path}` is labelled `{name}`
     if rendered and path.endswith(rendered):
-        return path[: len(path) - len(rendered)] + template
-    return template
+        return path[: len(path) - len(rendered)] + bare
+    return bare
 
 
 class RequestMetrics:

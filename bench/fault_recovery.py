@@ -347,6 +347,8 @@ def measure(
             "lost_theorems": sum(len(n) for _, n in lost),
             "first_recovered_s": round(delays[0], 1) if delays else None,
             "last_recovered_s": round(delays[-1], 1) if delays else None,
+            # every lost theorem's delay, to tell a chunk sent again from one that queued
+            "recovered_s": [round(d, 1) for d in delays],
             "wall_s": round(wall_s, 1),
             "results_lost": missing,
             "results_duplicated": duplicated,

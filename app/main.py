@@ -35,6 +35,7 @@ from app.api.metrics import Metrics, RequestMetrics
 from app.dashboard.errors import install_page_errors
 from app.db import redact_url
 from app.generation import Generation
+from app.logs import install_visible_log_records
 from app.runtime import load_settings, prepare_server
 from app.services.coverage import CoverageReporter
 from app.services.describer import CheckerDescriber
@@ -141,6 +142,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings is not None:
         app.state.metrics.watch_database(settings.database_url)
 
+    install_visible_log_records()  # names logged with control characters shown as escapes
     install_error_handlers(app)
     install_page_errors(app)  # a browser's unknown page or method answers a page
     install_access_log_filter()  # no `?token=` in the access log

@@ -24,6 +24,7 @@ from typing import Any
 
 from celery import Celery, signals
 
+from app.logs import install_visible_log_records
 from app.services import presence
 from app.settings import Settings, get_settings
 from app.worker.config import LIGHT_QUEUE, celery_config
@@ -168,6 +169,7 @@ def run_worker(
     hostname: str | None = None,
 ) -> None:
     """Start a worker in this process (it returns when the worker stops)."""
+    install_visible_log_records()  # names logged with control characters shown as escapes
     queues = list(queues or default_queues())
     gpus = gpu_ids() if "gpu" in queues else []
     os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")

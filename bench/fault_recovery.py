@@ -30,7 +30,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -47,7 +46,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import httpx  # noqa: E402
 from sqlalchemy import create_engine, func, select  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
-from workers import Schema  # noqa: E402
+from workers import Redis, Schema, free_port  # noqa: E402
 
 from app import models  # noqa: E402
 from app.migrate import upgrade_database  # noqa: E402
@@ -58,62 +57,6 @@ DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 TOKEN = "fault-recovery-bench-token-5e1f"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 FAULTS = ("worker", "pool", "redis", "api")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Redis:
-    """A private redis-server without persistence: a restart loses every message."""
-
-    def __init__(self, workdir: Path) -> None:
-        self.port = _free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.workdir = workdir
-        self.start()
-
-    def start(self) -> None:
-        subprocess.run(
-            [
-                "redis-server",
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                str(self.workdir),
-                "--daemonize",
-                "yes",
-            ],
-            check=True,
-            capture_output=True,
-        )
-        self._wait(up=True)
-
-    def stop(self) -> None:
-        subprocess.run(
-            ["redis-cli", "-p", str(self.port), "shutdown", "nosave"],
-            capture_output=True,
-            check=False,
-        )
-        self._wait(up=False)
-
-    def _wait(self, *, up: bool) -> None:
-        for _ in range(200):
-            ping = subprocess.run(
-                ["redis-cli", "-p", str(self.port), "ping"], capture_output=True, text=True
-            )
-            if (ping.stdout.strip() == "PONG") == up:
-                return
-            time.sleep(0.1)
-        raise RuntimeError(f"redis on {self.port} did not {'start' if up else 'stop'}")
 
 
 class Cluster:
@@ -167,7 +110,7 @@ class Cluster:
         )
 
     def start_server(self) -> subprocess.Popen[bytes]:
-        self.port = _free_port()
+        self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}/api/v1"
         server = self._start(
             "serve",

@@ -30,6 +30,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -104,14 +105,22 @@ class Schema:
         self.admin.dispose()
 
 
-class Redis:
-    def __init__(self, workdir: Path) -> None:
-        import socket
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
+
+class Redis:
+    """A private redis-server without persistence: a restart loses every message."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.workdir = workdir
+        self.start()
+
+    def start(self) -> None:
         subprocess.run(
             [
                 "redis-server",
@@ -124,14 +133,14 @@ class Redis:
                 "--appendonly",
                 "no",
                 "--dir",
-                str(workdir),
+                str(self.workdir),
                 "--daemonize",
                 "yes",
             ],
             check=True,
             capture_output=True,
         )
-        time.sleep(0.5)
+        self._wait(up=True)
 
     def stop(self) -> None:
         subprocess.run(
@@ -139,6 +148,17 @@ class Redis:
             capture_output=True,
             check=False,
         )
+        self._wait(up=False)
+
+    def _wait(self, *, up: bool) -> None:
+        for _ in range(200):
+            ping = subprocess.run(
+                ["redis-cli", "-p", str(self.port), "ping"], capture_output=True, text=True
+            )
+            if (ping.stdout.strip() == "PONG") == up:
+                return
+            time.sleep(0.1)
+        raise RuntimeError(f"redis on {self.port} did not {'start' if up else 'stop'}")
 
 
 def _env(database_url: str, broker_url: str | None, cache: Path) -> dict[str, str]:

@@ -315,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     problems = bool(reports[0]["problems"])
     if len(reports) == 3:
         first, reference, after = reports
-        if after["counts"] != first["counts"] or after["problems"]:
+        if after["counts"] != first["counts"] or after["problems"] != first["problems"]:
             print("the working tree's second check disagrees with its first", file=sys.stderr)
             problems = True
         wall = reference["check"]["wall_s"]

@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from app.cli_args import commit, parse_dims, positive, queues, seed
+from app.cli_args import EXIT_OK, EXIT_USAGE, commit, parse_dims, positive, queues, seed
 from app.cli_coverage import add_coverage_parser, cmd_coverage
 from app.cli_output import (
     describe_document_kinds,
@@ -36,8 +36,6 @@ from app.settings import Settings
 from app.token import TokenError
 
 __all__ = ["build_parser", "main", "parse_dims", "version"]
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
 class UsageError(Exception):

@@ -1,5 +1,5 @@
-"""The command line's argument types: each parses one option's text or says what it
-expected (argparse prints that, exit code 2)."""
+"""The command line's argument types, each parsing one option's text or saying what it
+expected (argparse prints that, exit code 2), and its exit codes."""
 
 from __future__ import annotations
 
@@ -8,7 +8,19 @@ import re
 
 from app.settings import WORKER_QUEUES
 
-__all__ = ["commit", "parse_dims", "positive", "queues", "seed"]
+__all__ = [
+    "EXIT_FAILED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "commit",
+    "parse_dims",
+    "positive",
+    "queues",
+    "seed",
+]
+
+# the exit codes (app.cli): success; a check failed or errored; bad usage or input
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 _COMMIT = re.compile(r"[0-9a-fA-F]{4,64}")
 

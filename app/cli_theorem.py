@@ -8,15 +8,13 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from app.cli_args import parse_dims, positive, seed
+from app.cli_args import EXIT_FAILED, EXIT_OK, parse_dims, positive, seed
 from app.cli_output import dumps, print_replay, print_theorem, replay_json
 from app.runtime import open_session
 from app.services.selection import SelectionError
 from app.settings import Settings
 
 __all__ = ["add_theorem_parsers", "cmd_repro", "cmd_show"]
-
-EXIT_OK, EXIT_FAILED = 0, 1
 
 
 def add_theorem_parsers(sub: Any) -> None:

@@ -33,11 +33,13 @@ def add_coverage_parser(sub: Any) -> None:
 
 def cmd_coverage(args: argparse.Namespace, settings: Settings) -> int:
     from app.services.coverage import coverage_report
+    from app.services.coverage_store import CoverageStore
     from app.services.selection import SelectionError
 
     open_database(settings)
+    store = CoverageStore.for_settings(settings)
     with get_sessionmaker(settings.database_url)() as session:
-        report = coverage_report(session, module=args.module)
+        report = coverage_report(session, module=args.module, store=store)
     if args.module and report.theorems == 0:
         raise SelectionError(f"no theorems in module {args.module}")
     if args.json:

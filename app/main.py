@@ -38,6 +38,7 @@ from app.generation import Generation
 from app.logs import install_visible_log_records
 from app.runtime import load_settings, prepare_server
 from app.services.coverage import CoverageReporter
+from app.services.coverage_store import CoverageStore
 from app.services.describer import CheckerDescriber
 from app.services.runner import InProcessRunner
 from app.services.warm import WarmEnvironment
@@ -134,7 +135,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.metrics = Metrics()
     warm = WarmEnvironment()  # one environment of the declarations for both
     app.state.describer = CheckerDescriber(warm=warm)
-    app.state.coverage = CoverageReporter(warm=warm)
+    store = CoverageStore.for_settings(settings) if settings is not None else None
+    app.state.coverage = CoverageReporter(warm=warm, store=store)
     app.state.runner = None
     app.state.dispatcher = None
     app.state.generation = None

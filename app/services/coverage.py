@@ -2,9 +2,12 @@
 vocabulary ranked by the theorems it would unlock (`checkers.coverage`); the CLI's
 `coverage` and `GET /coverage` share it.
 
-A server keeps a `CoverageReporter`: the analysis of a whole corpus takes seconds, so it
-is kept per module filter until the declarations change (their fingerprint, read by the
-`WarmEnvironment` it shares with the checker descriptions).
+The analysis of a whole corpus takes seconds, so its report is kept: on disk by a
+`CoverageStore` (app/services/coverage_store.py: per database, declarations' fingerprint,
+code and module filter), which a fresh `proofbridge coverage` reads without importing the
+checkers; and in memory by the server's `CoverageReporter`, per module filter until the
+declarations change (their fingerprint, read by the `WarmEnvironment` it shares with the
+checker descriptions).
 """
 
 from __future__ import annotations
@@ -22,17 +25,32 @@ from app.schemas import (
     VocabularyNeedOut,
 )
 from app.services.checks import build_environment, load_backend
-from app.services.warm import WarmEnvironment
+from app.services.coverage_store import CoverageStore
+from app.services.warm import WarmEnvironment, declarations_fingerprint
 
 __all__ = ["CoverageReporter", "coverage_report"]
 
 
 def coverage_report(
-    session: Session, *, module: str | None = None, backend: Any = None
+    session: Session,
+    *,
+    module: str | None = None,
+    backend: Any = None,
+    store: CoverageStore | None = None,
 ) -> CoverageOut:
-    """The coverage of every live theorem (of `module`'s only, when given)."""
+    """The coverage of every live theorem (of `module`'s only, when given): read from
+    `store` when it holds it, else computed (and kept there)."""
+    key = None
+    if store is not None and store.directory is not None:
+        key = store.key(declarations_fingerprint(session), module)
+        kept = store.load(key)
+        if kept is not None:
+            return kept
     backend = backend if backend is not None else load_backend()
-    return _report(build_environment(session, backend), module)
+    report = _report(build_environment(session, backend), module)
+    if store is not None and key is not None:
+        store.save(key, report)
+    return report
 
 
 def _report(env: Any, module: str | None) -> CoverageOut:
@@ -57,13 +75,22 @@ class CoverageReporter:
 
     MAX_KEPT = 64  # module filters kept per fingerprint
 
-    def __init__(self, backend: Any = None, warm: WarmEnvironment | None = None) -> None:
+    def __init__(
+        self,
+        backend: Any = None,
+        warm: WarmEnvironment | None = None,
+        store: CoverageStore | None = None,
+    ) -> None:
         self.warm = warm if warm is not None else WarmEnvironment(backend=backend)
+        self.store = store
         self._lock = threading.Lock()
         self._key: tuple[Any, ...] | None = None
         self._reports: dict[str | None, CoverageOut] = {}
 
     def report(self, session: Session, *, module: str | None = None) -> CoverageOut:
+        with self._lock:
+            if declarations_fingerprint(session) == self._key and module in self._reports:
+                return self._reports[module]
         _, env, key = self.warm.get(session)
         with self._lock:
             if key != self._key:
@@ -72,5 +99,15 @@ class CoverageReporter:
             if module not in self._reports:
                 if len(self._reports) >= self.MAX_KEPT:
                     self._reports.clear()
-                self._reports[module] = _report(env, module)
+                self._reports[module] = self._kept_or_computed(env, key, module)
             return self._reports[module]
+
+    def _kept_or_computed(self, env: Any, key: tuple[Any, ...], module: str | None) -> CoverageOut:
+        if self.store is None or self.store.directory is None:
+            return _report(env, module)
+        stored = self.store.key(key, module)
+        report = self.store.load(stored)
+        if report is None:
+            report = _report(env, module)
+            self.store.save(stored, report)
+        return report

@@ -20,9 +20,12 @@ CHECKED = "Examples.sqrt_sq_draft"
 UNCHECKED = "Examples.sqrt_sq_abs"
 
 
+HEAVY = ("jax", "alembic", "theorem_index.readers", "checkers")
+
+
 def _run(url: str, cwd: Path, *args: str) -> tuple[int, dict, list[str]]:
-    """`main(args)` in a fresh process: exit code, its JSON, and which of JAX, Alembic and
-    the readers (with the Lean parser) it imported."""
+    """`main(args)` in a fresh process: exit code, its JSON, and which of JAX, Alembic, the
+    readers (with the Lean parser) and the checkers it imported."""
     script = textwrap.dedent(
         f"""
         import contextlib, io, json, sys
@@ -30,11 +33,12 @@ def _run(url: str, cwd: Path, *args: str) -> tuple[int, dict, list[str]]:
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             code = main({list(args)!r})
-        heavy = [m for m in ("jax", "alembic", "theorem_index.readers") if m in sys.modules]
+        heavy = [m for m in {HEAVY!r} if m in sys.modules]
         print(json.dumps([code, json.loads(out.getvalue()), heavy]))
         """
     )
     env = dict(os.environ, PYTHONPATH=str(REPO), PROOFBRIDGE_DATABASE_URL=url)
+    env.pop("PROOFBRIDGE_COVERAGE_STORE", None)
     proc = subprocess.run(
         [sys.executable, "-c", script], cwd=cwd, env=env, capture_output=True, text=True
     )
@@ -55,7 +59,8 @@ def checked(db_url: str, tmp_path: Path) -> str:
 def test_show_a_checked_theorem_imports_no_jax(checked: str, tmp_path: Path) -> None:
     code, detail, heavy = _run(checked, tmp_path, "show", CHECKED, "--json")
 
-    # nor Alembic (the database is at the newest schema) nor the parser (nothing is read)
+    # nor Alembic (the database is at the newest schema) nor the parser (nothing is read),
+    # nor the checkers (the result recorded which checker ran)
     assert (code, heavy) == (0, [])
     assert detail["checker_source"] == "recorded"
     assert detail["checker"]["kind"] == "derived"
@@ -86,3 +91,16 @@ def test_coverage_imports_no_jax(checked: str, tmp_path: Path) -> None:
 
     assert (code, "jax" in heavy) == (0, False)
     assert (report["theorems"], report["checked"], report["unsupported"]) == (21, 21, 0)
+
+
+def test_coverage_asked_again_reads_the_kept_report(checked: str, tmp_path: Path) -> None:
+    # the first call analyses the statements and keeps the report; the second reads it back
+    # without importing the checkers at all
+    first = _run(checked, tmp_path, "coverage", "--json")
+    again = _run(checked, tmp_path, "coverage", "--json")
+
+    assert first[0] == again[0] == 0
+    assert first[1] == again[1]
+    assert "checkers" in first[2]
+    assert "checkers" not in again[2]
+    assert len(list((tmp_path / "var" / "coverage").glob("*.json"))) == 1

@@ -10,6 +10,8 @@ PORT ?= 8000
 .PHONY: install runtime demo smoke test lint typecheck pytest bench clean
 
 # `runtime`: what serving and checking need (the demo); `install`: that and the dev tools.
+# Both compile the project's bytecode, as the Dockerfile does: where PYTHONDONTWRITEBYTECODE
+# is set, every command would otherwise compile its sources again as it starts.
 runtime: $(VENV)/.runtime
 install: $(VENV)/.installed
 
@@ -17,12 +19,14 @@ $(VENV)/.runtime: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m compileall -q app theorem_index checkers migrations
 	touch $@
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m compileall -q app theorem_index checkers migrations
 	touch $@ $(VENV)/.runtime
 
 # The main job on the embedded defaults (SQLite under ./var): ingest the project's own

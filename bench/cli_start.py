@@ -8,8 +8,14 @@ reports the median, and whether that process imported JAX:
 
 - `proofbridge show Examples.sqrt_sq_draft --json` (a checked theorem: the checker as its
   current result recorded it) and with `--describe` (described afresh),
-- `proofbridge coverage --json`,
+- `proofbridge coverage --json`, as kept by the coverage store (a repeated call) and as
+  computed (`PROOFBRIDGE_COVERAGE_STORE=0`),
 - the floors: `python -c pass`, `python -c "import app.cli"`, `python -c "import jax"`.
+
+Each is timed twice: with the project's bytecode compiled (`python -m compileall`, as `make
+install` and the Dockerfile do, and as Python does itself on a first run unless
+PYTHONDONTWRITEBYTECODE is set), and with every source compiled as the process starts
+(PYTHONDONTWRITEBYTECODE=1 and an empty PYTHONPYCACHEPREFIX).
 
 Target (issue: the first hour): `show` and `coverage --json` under 0.5 s, reported beside
 the import floor. Results go to bench/RESULTS.md with the machine and date.
@@ -26,6 +32,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME = "Examples.sqrt_sq_draft"
@@ -36,9 +43,13 @@ PROBE = (
 )
 
 
-def _env(data: Path) -> dict[str, str]:
+def _env(data: Path, bytecode: bool) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PROOFBRIDGE_")}
     env["PROOFBRIDGE_DATA_DIR"] = str(data)
+    env.pop("PYTHONPYCACHEPREFIX", None)
+    if not bytecode:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env["PYTHONPYCACHEPREFIX"] = str(data.parent / "no-bytecode")
     return env
 
 
@@ -58,39 +69,59 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     python = sys.executable
     proofbridge = str(Path(python).with_name("proofbridge"))
+    subprocess.run(
+        [python, "-m", "compileall", "-q", "app", "theorem_index", "checkers"], cwd=ROOT, check=True
+    )
+    rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="pb-cli-start-") as tmp:
         work = Path(tmp)
-        env = _env(work / "var")
+        env = _env(work / "var", bytecode=True)
         for setup in (["db", "upgrade"], ["ingest", str(ROOT / "examples")], ["check"]):
             proc = subprocess.run(
                 [proofbridge, *setup], env=env, cwd=work, capture_output=True, text=True
             )
             assert proc.returncode in (0, 1), proc.stderr
         commands = {
-            f"show {NAME} --json": ["show", NAME, "--json"],
-            f"show {NAME} --json --describe": ["show", NAME, "--json", "--describe"],
-            "coverage --json": ["coverage", "--json"],
+            f"show {NAME} --json": (["show", NAME, "--json"], {}),
+            f"show {NAME} --json --describe": (["show", NAME, "--json", "--describe"], {}),
+            "coverage --json (kept)": (["coverage", "--json"], {}),
+            "coverage --json (computed)": (
+                ["coverage", "--json"],
+                {"PROOFBRIDGE_COVERAGE_STORE": "0"},
+            ),
         }
         floors = {
             "python -c pass": [python, "-c", "pass"],
             "python -c 'import app.cli'": [python, "-c", "import app.cli"],
             "python -c 'import jax'": [python, "-c", "import jax"],
         }
-        rows = []
-        for label, command in commands.items():
-            probe = subprocess.run(
-                [python, "-c", PROBE, *command], env=env, cwd=work, capture_output=True, text=True
-            )
-            jax = probe.stderr.strip().splitlines()[-1]
-            times = _timed([proofbridge, *command], env, work, args.runs)
-            rows.append({"command": f"proofbridge {label}", "imports": jax, "times_s": times})
-        for label, command in floors.items():
-            rows.append(
-                {"command": label, "imports": "", "times_s": _timed(command, env, work, args.runs)}
-            )
+        for bytecode in (True, False):
+            env = _env(work / "var", bytecode)
+            state = "bytecode" if bytecode else "no bytecode"
+            for label, (command, extra) in commands.items():
+                probe = subprocess.run(
+                    [python, "-c", PROBE, *command],
+                    env={**env, **extra},
+                    cwd=work,
+                    capture_output=True,
+                    text=True,
+                )
+                jax = probe.stderr.strip().splitlines()[-1]
+                times = _timed([proofbridge, *command], {**env, **extra}, work, args.runs)
+                rows.append(
+                    {
+                        "command": f"proofbridge {label}",
+                        "state": state,
+                        "imports": jax,
+                        "times_s": times,
+                    }
+                )
+            for label, command in floors.items():
+                times = _timed(command, env, work, args.runs)
+                rows.append({"command": label, "state": state, "imports": "", "times_s": times})
     for row in rows:
         row["median_s"] = statistics.median(row["times_s"])
-        print(f"{row['median_s']:6.2f} s  {row['command']}  {row['imports']}")
+        print(f"{row['median_s']:6.2f} s  {row['state']:<11}  {row['command']}  {row['imports']}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(
         json.dumps(

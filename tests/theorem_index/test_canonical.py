@@ -9,6 +9,7 @@ from theorem_index.lean import (
     LeanParseError,
     canonical,
     first_difference,
+    parse_definition,
     parse_signature,
     to_sexpr,
 )
@@ -54,6 +55,28 @@ def test_parse_signature_splits_binders_and_statement():
 def test_refuse_signature_that_does_not_parse(text, message):
     with pytest.raises(LeanParseError) as info:
         parse_signature(text)
+    assert str(info.value) == message
+
+
+def test_parse_definition_splits_binders_type_and_body():
+    binders, type_, body = parse_definition("{n : ℕ} (x : Vec n) : ℝ :=\n  ∑ i : Fin n, x i")
+    assert [b.names for b in binders] == [("n",), ("x",)]
+    assert type_ is not None and to_sexpr(type_) == "ℝ"
+    assert to_sexpr(body) == to_sexpr(parse_signature("(x : ℝ) : ∑ i : Fin n, x i")[1])
+    assert parse_definition("(n : ℕ) := Fin n → ℝ")[1] is None  # the type left out
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("(n : ℕ) : ℝ", "expected ':=', found end of input (at line 1, column 12)"),
+        ("(n : ℕ) ℝ := 1", "expected ':', found 'ℝ' (at line 1, column 9)"),
+        ("  ", "expected binders and ':= body', found end of input (at line 1, column 1)"),
+    ],
+)
+def test_refuse_definition_that_does_not_parse(text, message):
+    with pytest.raises(LeanParseError) as info:
+        parse_definition(text)
     assert str(info.value) == message
 
 

@@ -1,7 +1,13 @@
 """Lean 4 statements as term trees: parse, print, resolve names, analyse declarations."""
 
 from .analysis import Analysis, LocatedParseError, analyse_declaration
-from .canonical import Difference, canonical, first_difference, parse_signature
+from .canonical import (
+    Difference,
+    canonical,
+    first_difference,
+    parse_definition,
+    parse_signature,
+)
 from .errors import LeanParseError
 from .free import free_names
 from .hypotheses import hypotheses, is_proposition
@@ -30,6 +36,7 @@ __all__ = [
     "is_proposition",
     "from_json",
     "parse_binders",
+    "parse_definition",
     "parse_signature",
     "parse_term",
     "print_binder",

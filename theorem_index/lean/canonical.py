@@ -51,26 +51,49 @@ from .syntax import (
     node_fields,
 )
 
-__all__ = ["Difference", "canonical", "first_difference", "parse_signature"]
+__all__ = ["Difference", "canonical", "first_difference", "parse_definition", "parse_signature"]
 
 _BINDING = (Lam, BigOp, Integral, Quant, Pi)
 _OPENERS = ("(", "{", "⦃", "[")
 Scope = Mapping[str, str | None]
 
 
+def _signature(p: _Parser) -> tuple[tuple[Binder, ...], Term]:
+    binders = []
+    while any(p.at(o) for o in _OPENERS):
+        binders.append(p.bracketed())
+    p.expect(":")
+    return tuple(binders), p.expr(0)
+
+
 def parse_signature(text: str) -> tuple[tuple[Binder, ...], Term]:
     """`{N : ℕ} (x : Vec N) : lhs = rhs` as (binders, statement); raises LeanParseError."""
-
-    def body(p: _Parser) -> tuple[tuple[Binder, ...], Term]:
-        binders = []
-        while any(p.at(o) for o in _OPENERS):
-            binders.append(p.bracketed())
-        p.expect(":")
-        return tuple(binders), p.expr(0)
-
     if not text.strip():
         raise LeanParseError("expected binders and ': statement', found end of input", text, 0)
-    result = _run(text, body)
+    result = _run(text, _signature)
+    assert isinstance(result, tuple)
+    return result
+
+
+def parse_definition(text: str) -> tuple[tuple[Binder, ...], Term | None, Term]:
+    """`{n : ℕ} (x : Vec n) : ℝ := ∑ i, x i` (a definition after its name) as (binders,
+    type, body), the type None when it is left out (`(n : ℕ) := Fin n → ℝ`); raises
+    LeanParseError."""
+
+    def definition(p: _Parser) -> tuple[tuple[Binder, ...], Term | None, Term]:
+        binders: list[Binder] = []
+        while any(p.at(o) for o in _OPENERS):
+            binders.append(p.bracketed())
+        type_ = None
+        if not p.at(":="):
+            p.expect(":")
+            type_ = p.expr(0)
+        p.expect(":=")
+        return tuple(binders), type_, p.expr(0)
+
+    if not text.strip():
+        raise LeanParseError("expected binders and ':= body', found end of input", text, 0)
+    result = _run(text, definition)
     assert isinstance(result, tuple)
     return result
 

@@ -19,20 +19,31 @@ The rule the environment and the harness apply:
   result is never reported as the theorem's. The derived checker runs when
   there is one, and its `reason` says why the registered checker was set
   aside; otherwise the check is an `error` that shows both statements and
-  where they first differ (`StatementMismatch`).
+  where they first differ (`StatementMismatch`);
+- the statements match but a definition the checker reimplements was
+  ingested otherwise (`checkers.definition_binding`): the same as a
+  statement that differs, and the reason names the definition and where the
+  two first differ. A definition not ingested (or ingested without its
+  equation) is the one the checker was written for, as its statement is
+  when none is ingested; and where no statement is ingested the definitions
+  are not compared: the checker checks the statement it was written for, in
+  the terms it was written for.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from checkers.core import Unsupported
+from checkers.definition_binding import DefinitionDrift, first_drift
 from theorem_index.lean import KnownNames, analyse_declaration, canonical, first_difference
 from theorem_index.lean.resolve import Resolver
 from theorem_index.prose_claims import paragraph_hash
 
 if TYPE_CHECKING:
+    from checkers.definition_binding import Lookup
     from checkers.registry import RegisteredChecker
     from theorem_index.model import Declaration
 
@@ -41,6 +52,7 @@ __all__ = ["MATCHES", "StatementBinding", "StatementMismatch", "bind"]
 THEOREM_KINDS = ("theorem", "lemma")
 PROSE = "prose"
 MATCHES, DIFFERS, NOT_INGESTED, UNNAMED = "matches", "differs", "not ingested", "unnamed"
+DEFINITION_DIFFERS = "definition differs"
 
 
 def _one_line(text: str) -> str:
@@ -51,15 +63,18 @@ def _one_line(text: str) -> str:
 class StatementBinding:
     """How a registered checker's statement relates to the one ingested under its name.
 
-    `state` is `matches`, `differs`, `not ingested` (nothing by that name) or
-    `unnamed` (the registration names no statement). `difference` says where
-    the two first differ (`lhs: `-f x` vs `f x``) when they do.
+    `state` is `matches`, `differs`, `not ingested` (nothing by that name),
+    `unnamed` (the registration names no statement) or `definition differs`
+    (the statements match, a definition it reimplements does not: `drift`).
+    `difference` says where the statements first differ (`lhs: `-f x` vs `f
+    x``) when they do.
     """
 
     state: str
     registered: str
     ingested: str = ""
     difference: str = ""
+    drift: DefinitionDrift | None = None
 
     @property
     def usable(self) -> bool:
@@ -69,11 +84,13 @@ class StatementBinding:
     @property
     def matches(self) -> bool | None:
         """True or False when there is an ingested statement to compare with, else None."""
-        return None if self.state == NOT_INGESTED else self.state == MATCHES
+        return None if self.state == NOT_INGESTED else self.state in (MATCHES, DEFINITION_DIFFERS)
 
     def explain(self, *, full: bool = False) -> str:
         """Why the registered checker may not answer (empty when it may); `full` quotes
-        both statements."""
+        both statements (or both definitions)."""
+        if self.drift is not None:
+            return self.drift.explain(full=full)
         if self.state == UNNAMED:
             return "the registered checker names no statement it was written for"
         if self.state != DIFFERS:
@@ -95,13 +112,26 @@ def _ingested_text(decl: Declaration) -> str:
     return f"{binders} : {_one_line(decl.statement)}" if binders else _one_line(decl.statement)
 
 
-def bind(entry: RegisteredChecker, decl: Declaration | None, known: KnownNames) -> StatementBinding:
-    """Compare the statement `entry` was written for with `decl`, ingested under its name.
+def bind(
+    entry: RegisteredChecker,
+    decl: Declaration | None,
+    known: KnownNames,
+    lookup: Lookup | None = None,
+) -> StatementBinding:
+    """Compare the statement `entry` was written for with `decl`, ingested under its name,
+    and, when they match, the definitions it reimplements with those `lookup` finds.
 
     Never raises: a comparison that breaks counts as a difference (the registered
     checker is then set aside, never trusted)."""
     try:
-        return _bind(entry, decl, known)
+        binding = _bind(entry, decl, known)
+        definitions = getattr(entry, "definitions", ())
+        if binding.state != MATCHES or not definitions or lookup is None:
+            return binding
+        drift = first_drift(definitions, lookup, known)
+        if drift is None:
+            return binding
+        return dataclasses.replace(binding, state=DEFINITION_DIFFERS, drift=drift)
     except Exception as e:  # an analyser bug must not make a registered result count
         ingested = "" if decl is None else _ingested_text(decl)
         why = f"the comparison, which raised {type(e).__name__}: {e}"

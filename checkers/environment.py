@@ -7,9 +7,10 @@ the one derived from the statement by the hook `derive(name, env) -> Checker |
 Unsupported`, which `checkers.derived.derive` provides. When that module is
 not there, or it cannot handle the statement, the theorem is unsupported and
 the reason says why. A registered checker is taken only for the statement it
-was written for (`binding(name)`, see `checkers.binding`): when the ingested
-statement differs, the derived checker is taken instead, or, when there is
-none, a `StatementMismatch` (an error) that says where the two differ.
+was written for, and the definitions it reimplements (`binding(name)`, see
+`checkers.binding`): when the ingested statement or one of those definitions
+differs, the derived checker is taken instead, or, when there is none, a
+`StatementMismatch` (an error) that says where the two differ.
 
 The checkers resolved are kept for the `MAX_RESOLVED` theorems resolved last:
 a process that checks a whole corpus needs each one while it checks that
@@ -179,8 +180,10 @@ class Environment:
         if entry is None:
             return None
         if name not in self._bindings:
-            known = KnownNames([*self._declarations, *entry.dependencies])
-            self._bindings[name] = bind(entry, self._declarations.get(name), known)
+            defined = [d.name for d in getattr(entry, "definitions", ())]
+            known = KnownNames([*self._declarations, *entry.dependencies, *defined])
+            decl = self._declarations.get(name)
+            self._bindings[name] = bind(entry, decl, known, self._declarations.get)
         return self._bindings[name]
 
     def resolve(self, name: str, *, prefer: str = "registered") -> Checker | Unsupported:

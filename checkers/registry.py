@@ -18,7 +18,9 @@ the same theorem. The statement is the theorem's Lean text, binders and
 `: statement`, as a doc page prints it; it is parsed now with the project's
 Lean parser, and a check compares it with the statement ingested under the
 checker's name (`checkers.binding`): a hand-written checker answers only for
-the statement it was written for. Each entry is a
+the statement it was written for. `definitions` names the Lean text of each
+definition the checker computes by hand (`checkers.definition_binding`): it
+answers only while those are the definitions ingested. Each entry is a
 `RegisteredChecker`, which implements the `Checker` protocol and whose `repr`
 is the registration that produced it.
 """
@@ -37,6 +39,7 @@ from checkers.core import (
     ToleranceOverride,
     is_identifier,
 )
+from checkers.definition_binding import RegisteredDefinition, parse_definitions
 from checkers.sampling import SAMPLERS
 from checkers.templates import InputTemplate
 from checkers.templates import fin as fin  # the registration helpers, re-exported
@@ -79,6 +82,8 @@ class RegisteredChecker:
     # the Lean text of the statement the checker was written for ("" when none was named)
     statement: str = ""
     signature: tuple[tuple[Binder, ...], Term] | None = field(default=None, repr=False)
+    # the definitions the checker reimplements, each with the Lean text it was written for
+    definitions: tuple[RegisteredDefinition, ...] = ()
     kind: str = field(default="registered", init=False)
 
     @property
@@ -127,6 +132,8 @@ class RegisteredChecker:
             parts.append(f"dependencies={self.dependencies!r}")
         if self.locate is not None:
             parts.append(f"locate={qual(self.locate)}")
+        if self.definitions:
+            parts.append(f"definitions={ {d.name: d.text for d in self.definitions}!r}")
         if self.statement:
             parts.append(f"statement={self.statement!r}")
         return f"register({', '.join(parts)})({qual(self.function)})"
@@ -216,17 +223,20 @@ class Registry:
         dependencies: Sequence[str] = (),
         locate: LocateFn | None = None,
         statement: str | None = None,
+        definitions: Mapping[str, str] | None = None,
     ) -> Callable[[BuildFn], RegisteredChecker]:
         """Validate a registration now; the decorated build function becomes the entry.
 
         `statement` is the Lean text (binders, then `: statement`) of the theorem
         the checker implements. A checker that names none checks only where
         nothing is ingested under its name: it cannot be matched with an
-        ingested statement.
+        ingested statement. `definitions` maps each project definition the
+        checker reimplements to its Lean text (`binders : type := body`).
         """
         entry_fields = self._validate(
             name,
             statement=statement,
+            definitions=definitions or {},
             inputs=inputs,
             dims=dims,
             dtypes=dtypes,
@@ -249,20 +259,24 @@ class Registry:
         return decorate
 
     def add(self, entry: RegisteredChecker) -> None:
-        existing = self._entries.get(entry.name)
+        self._refuse_duplicate(entry.name)
+        self._entries[entry.name] = entry
+
+    def _refuse_duplicate(self, name: str) -> None:
+        existing = self._entries.get(name)
         if existing is not None:
             fn = existing.function
             raise RegistrationError(
-                f"a checker for {entry.name!r} is already registered "
+                f"a checker for {name!r} is already registered "
                 f"(version {existing.version!r}, {fn.__module__}.{fn.__qualname__})"
             )
-        self._entries[entry.name] = entry
 
     def _validate(
         self,
         name: str,
         *,
         statement: Any,
+        definitions: Any,
         inputs: Any,
         dims: Any,
         dtypes: Any,
@@ -275,13 +289,7 @@ class Registry:
         locate: Any,
     ) -> dict[str, Any]:
         validate_name(name)
-        if name in self._entries:
-            existing = self._entries[name]
-            fn = existing.function
-            raise RegistrationError(
-                f"a checker for {name!r} is already registered "
-                f"(version {existing.version!r}, {fn.__module__}.{fn.__qualname__})"
-            )
+        self._refuse_duplicate(name)
         where = f"checker {name!r}"
         if isinstance(dims, str) or not all(isinstance(d, str) and is_identifier(d) for d in dims):
             raise RegistrationError(f"{where}: dims must be a sequence of names, got {dims!r}")
@@ -325,9 +333,14 @@ class Registry:
         if locate is not None and not callable(locate):
             raise RegistrationError(f"{where}: locate must be callable, got {locate!r}")
         text, signature = _parse_statement(where, statement)
+        try:
+            parsed = parse_definitions(definitions)
+        except ValueError as e:
+            raise RegistrationError(f"{where}: {e}") from None
         return {
             "statement": text,
             "signature": signature,
+            "definitions": parsed,
             "inputs": inputs if callable(inputs) else dict(inputs),
             "dims": dims,
             "dtypes": tuple(dtypes),

@@ -4,6 +4,11 @@ Lean's `x / 0 = 0` and `Real.sqrt x = 0` for `x <= 0` are written with the
 "double where" pattern, so that derivatives stay finite where the guarded
 branch is not taken. Index helpers follow Mathlib: `finProdFinEquiv (i, j) =
 i * n + j`, `Mat.flatten A k = A (k / n) (k % n)` (row-major).
+
+`DEFINITIONS` holds the Lean text of each project definition these helpers
+reimplement, as the project's source writes it; a registration names those its
+checker relies on (`definitions(...)`), so that it is set aside when one of
+them is ingested otherwise (`checkers.definition_binding`).
 """
 
 from __future__ import annotations
@@ -14,6 +19,38 @@ from typing import Any
 import numpy as np
 
 from checkers.lazyjax import jax, jnp
+
+# name -> `binders : type := body`, the definitions (LeanMlir/Proofs) the helpers compute
+DEFINITIONS = {
+    "Proofs.Vec": "(n : ℕ) := Fin n → ℝ",
+    "Proofs.Mat": "(m n : ℕ) := Fin m → Fin n → ℝ",
+    "Proofs.basisVec": "{m : ℕ} (i : Fin m) : Vec m := fun k => if k = i then (1 : ℝ) else 0",
+    "Proofs.pdiv": "{m n : ℕ} (f : Vec m → Vec n) (x : Vec m) (i : Fin m) (j : Fin n) : ℝ := "
+    "fderiv ℝ f x (basisVec i) j",
+    "Proofs.Mat.flatten": "{m n : ℕ} (A : Mat m n) : Vec (m * n) := "
+    "fun k => let p := finProdFinEquiv.symm k; A p.1 p.2",
+    "Proofs.Mat.unflatten": "{m n : ℕ} (v : Vec (m * n)) : Mat m n := "
+    "fun i j => v (finProdFinEquiv (i, j))",
+    "Proofs.dense": "{m n : ℕ} (W : Mat m n) (b : Vec n) (x : Vec m) : Vec n := "
+    "fun j => (∑ i : Fin m, x i * W i j) + b j",
+    "Proofs.bnMean": "(n : ℕ) (x : Vec n) : ℝ := (∑ i : Fin n, x i) / (n : ℝ)",
+    "Proofs.bnVar": "(n : ℕ) (x : Vec n) : ℝ := let μ := bnMean n x\n"
+    "  (∑ i : Fin n, (x i - μ) * (x i - μ)) / (n : ℝ)",
+    "Proofs.bnIstd": "(n : ℕ) (x : Vec n) (ε : ℝ) : ℝ := 1 / Real.sqrt (bnVar n x + ε)",
+    "Proofs.bnXhat": "(n : ℕ) (ε : ℝ) (x : Vec n) : Vec n := "
+    "fun i => (x i - bnMean n x) * bnIstd n x ε",
+    "Proofs.bnForward": "(n : ℕ) (ε γ β : ℝ) (x : Vec n) : Vec n := "
+    "fun i => γ * bnXhat n ε x i + β",
+    "Proofs.layerNormForward": "(n : ℕ) (ε : ℝ) (γ β : ℝ) (x : Vec n) : Vec n := "
+    "bnForward n ε γ β x",
+    "Proofs.rowDense_weight_grad": "{N a c : ℕ} (X : Mat N a) (dY : Mat N c) : Mat a c := "
+    "fun i j => ∑ r : Fin N, X r i * dY r j",
+}
+
+
+def definitions(*names: str) -> dict[str, str]:
+    """The Lean text of each named definition (`register(..., definitions=...)`)."""
+    return {name: DEFINITIONS[name] for name in names}
 
 
 def div(a: Any, b: Any) -> Any:

@@ -99,6 +99,16 @@ def _locate_dense(dims: Mapping[str, int], inputs: Mapping[str, Any]) -> str | N
         "Proofs.Mat.unflatten",
         "finProdFinEquiv",
     ),
+    definitions=lean.definitions(
+        "Proofs.rowDense_weight_grad",
+        "Proofs.pdiv",
+        "Proofs.basisVec",
+        "Proofs.dense",
+        "Proofs.Mat.flatten",
+        "Proofs.Mat.unflatten",
+        "Proofs.Mat",
+        "Proofs.Vec",
+    ),
     locate=_locate_dense,
 )
 def vit_rowDenseW_grad_bridge(dims: Mapping[str, int], dtype: Any) -> Evaluation:
@@ -181,6 +191,19 @@ def _locate_ln(dims: Mapping[str, int], inputs: Mapping[str, Any]) -> str | None
         "Proofs.bnVar",
         "Proofs.bnMean",
         "Proofs.Mat.flatten",
+    ),
+    definitions=lean.definitions(
+        "Proofs.pdiv",
+        "Proofs.basisVec",
+        "Proofs.layerNormForward",
+        "Proofs.bnForward",
+        "Proofs.bnXhat",
+        "Proofs.bnIstd",
+        "Proofs.bnVar",
+        "Proofs.bnMean",
+        "Proofs.Mat.flatten",
+        "Proofs.Mat",
+        "Proofs.Vec",
     ),
     locate=_locate_ln,
 )

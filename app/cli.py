@@ -231,7 +231,13 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
         raise UsageError(unusable)
     prepare_server(settings)
     workers = args.processes if args.processes > 1 else None
-    uvicorn.run("app.main:app", host=args.host, port=args.port, workers=workers)
+    uvicorn.run(
+        "app.main:app",
+        host=args.host,
+        port=args.port,
+        workers=workers,
+        timeout_keep_alive=settings.keep_alive_s,  # see README, "Settings"
+    )
     return EXIT_OK
 
 

@@ -94,6 +94,12 @@ class Settings(BaseSettings):
         default=Path("var/jax-cache"),
         description="JAX persistent compilation cache; empty disables it",
     )
+    keep_alive_s: int = Field(
+        default=75,
+        gt=0,
+        le=3600,
+        description="how long the server keeps an idle keep-alive connection open",
+    )
     parse_workers: int = Field(
         default=0,
         ge=0,

@@ -4,6 +4,8 @@ them writes is seen by the others' page caches at once."""
 
 from __future__ import annotations
 
+import contextlib
+import http.client
 import json
 import os
 import socket
@@ -12,6 +14,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -150,10 +153,14 @@ def test_two_processes_serve_one_database_and_see_each_others_writes(
     assert out.count("Started server process") == 2, out
 
 
-def _serve_once(tmp_path: Path) -> tuple[dict[str, Any], str]:
+@contextlib.contextmanager
+def _served(tmp_path: Path, **settings: str) -> Iterator[tuple[int, dict[str, Any], list[str]]]:
+    """`proofbridge serve` on the embedded database under `tmp_path`, with `settings` as
+    PROOFBRIDGE_ variables: (its port, the first health answer, then its stderr)."""
     port = _free_port()
     env = dict(os.environ, PYTHONPATH=str(REPO))
     env.pop("PROOFBRIDGE_DATABASE_URL", None)
+    env.update({f"PROOFBRIDGE_{k.upper()}": v for k, v in settings.items()})
     proc = subprocess.Popen(
         [sys.executable, "-m", "app", "serve", "--port", str(port)],
         cwd=tmp_path,
@@ -162,6 +169,7 @@ def _serve_once(tmp_path: Path) -> tuple[dict[str, Any], str]:
         stderr=subprocess.PIPE,
         text=True,
     )
+    err: list[str] = []
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -174,10 +182,43 @@ def _serve_once(tmp_path: Path) -> tuple[dict[str, Any], str]:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     raise
                 time.sleep(0.2)
+        yield port, body, err
     finally:
         proc.terminate()
-        _, err = proc.communicate(timeout=30)
-    return body, err
+        err.append(proc.communicate(timeout=30)[1])
+
+
+def _serve_once(tmp_path: Path) -> tuple[dict[str, Any], str]:
+    with _served(tmp_path) as (_, body, err):
+        pass
+    return body, err[0]
+
+
+def _reused_after(port: int, idle_s: float) -> int | None:
+    """The status of a second request sent on one connection after `idle_s` seconds idle,
+    or None when the server had closed the connection."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request("GET", "/api/v1/healthz")
+        connection.getresponse().read()
+        time.sleep(idle_s)
+        connection.request("GET", "/api/v1/healthz")
+        return connection.getresponse().status
+    except (http.client.RemoteDisconnected, ConnectionError):
+        return None
+    finally:
+        connection.close()
+
+
+@pytest.mark.slow
+def test_an_idle_connection_outlives_the_clients_own_keep_alive(tmp_path: Path) -> None:
+    # clients keep idle connections for a while (httpx: 5 s) and send the next request on
+    # them; a server that closes them first (uvicorn's own default is 5 s) loses requests
+    # sent as it closes, with nothing in its log
+    with _served(tmp_path) as (port, _, _):
+        assert _reused_after(port, 6.0) == 200
+    with _served(tmp_path, keep_alive_s="1") as (port, _, _):
+        assert _reused_after(port, 2.0) is None  # the setting is what the server applies
 
 
 @pytest.mark.slow

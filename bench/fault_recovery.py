@@ -17,7 +17,10 @@ through the API, and once `--at` of it is recorded the fault is injected:
   the server started again; lost: the second run.
 
 Reported for each: the seconds from the fault to the first and to the last result of the
-lost theorems (the issue's target: the last within a minute), the run's wall time, and
+lost theorems (the issue's target: the last within a minute), apart for the chunks the
+reconciler sent again (`sent_again_s`: first, last, theorems) and for those delivered from
+the message the broker still held (`original_message_s`: not lost, so they wait their turn
+behind the queue like any run's chunks), the run's wall time, and
 the results lost (theorems without a result) and duplicated (two results for one
 theorem) over every run, which must be 0. Needs the PostgreSQL server of
 PROOFBRIDGE_TEST_POSTGRES_URL and `redis-server`.
@@ -177,6 +180,12 @@ class Reader:
             r = models.Result
             return set(s.scalars(select(r.name).where(r.run_id == run_id)))
 
+    def named_result_times(self, run_id: int) -> list[tuple[str, datetime]]:
+        with Session(self.engine) as s:
+            r = models.Result
+            rows = s.execute(select(r.name, r.created_at).where(r.run_id == run_id))
+            return [(name, at) for name, at in rows]
+
     def result_times(self, run_id: int, names: set[str]) -> list[datetime]:
         with Session(self.engine) as s:
             r = models.Result
@@ -279,6 +288,19 @@ def measure(
         wall_s = time.monotonic() - start
         times = [t for r, lost_names in lost for t in db.result_times(r, lost_names)]
         delays = sorted((t - fault_at).total_seconds() for t in times)
+        # which of the lost theorems' chunks the reconciler sent again after the fault, and
+        # which were delivered from a message the broker still held (never lost: they wait
+        # their turn in the queue like any run's chunks)
+        by_way: dict[str, list[float]] = {"sent_again": [], "original_message": []}
+        for r, lost_names in lost:
+            when = {n: at for n, at in db.named_result_times(r) if n in lost_names}
+            for c in db.chunks(r):
+                way = (
+                    "sent_again"
+                    if c.dispatched_at is not None and c.dispatched_at > fault_at
+                    else "original_message"
+                )
+                by_way[way] += [(when[n] - fault_at).total_seconds() for n in c.names if n in when]
         missing = duplicated = 0
         for r in runs:
             m, d = db.lost_and_duplicated(r)
@@ -292,6 +314,10 @@ def measure(
             "last_recovered_s": round(delays[-1], 1) if delays else None,
             # every lost theorem's delay, to tell a chunk sent again from one that queued
             "recovered_s": [round(d, 1) for d in delays],
+            **{
+                f"{way}_s": [round(min(d), 1), round(max(d), 1), len(d)] if d else None
+                for way, d in by_way.items()
+            },
             "wall_s": round(wall_s, 1),
             "results_lost": missing,
             "results_duplicated": duplicated,

@@ -77,7 +77,7 @@ def replicated_page(page: Path, theorems: int, out: Path) -> Path:
         r"^theorem (\S+)(.*?)(?=^theorem |^noncomputable def |^def |\Z)", body, flags=re.M | re.S
     )
     have = len(blocks)
-    extra = []
+    extra: list[str] = []
     k = 0
     while have + len(extra) < theorems:
         name, rest = blocks[k % len(blocks)]

@@ -312,6 +312,8 @@ class Result(Base):
     tied_trials: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # trials drawn again at scale 1 because float64 overflowed at their stress scale
     rescaled_trials: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # trials failing in float64 that held at high precision (float artefacts), drawn again
+    unstable_trials: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     assumptions: Mapped[list[Any]]
     # a whole check's rows, one per family of nodes (`checkers.prose`); NULL otherwise
     parts: Mapped[list[Any] | None]

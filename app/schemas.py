@@ -135,6 +135,11 @@ class ResultOut(BaseModel):
     rescaled_trials: int = Field(
         0, description="trials drawn again at scale 1 (float64 overflowed at their stress scale)"
     )
+    unstable_trials: int = Field(
+        0,
+        description="trials that failed in float64 but held when evaluated again at high "
+        "precision (float artefacts: not evidence against the statement; drawn again)",
+    )
     assumptions: list[str]
     created_at: datetime
     counterexample: CounterexampleOut | None = None

@@ -79,6 +79,7 @@ def result_out(
         vacuous_trials=result.vacuous_trials,
         tied_trials=result.tied_trials,
         rescaled_trials=result.rescaled_trials,
+        unstable_trials=result.unstable_trials,
         assumptions=result.assumptions,
         created_at=result.created_at,
         counterexample=ce,

@@ -20,6 +20,11 @@ the trial's own inputs, so `trial_values` (repro, counterexamples) re-draws
 exactly the trials the check re-drew. Non-finite sides at scale 1 remain an
 error naming the subterm.
 
+A float64 trial that fails, or whose sides are not finite, counts only once the
+same program evaluated exactly at its inputs confirms it (checkers/confirming.py):
+one that holds there was a float artefact, counted (`DrawOutcome.unstable_trials`)
+and replaced by a fresh trial numbered after the last.
+
 `Session` is one checker at one seed, trial count and dtype; it implements
 `shrink.Probe`.
 """
@@ -35,7 +40,9 @@ from typing import Any
 
 import numpy as np
 
+from checkers.confirming import Rows, settle
 from checkers.core import REAL, InputSpec, Unevaluable, locate_nonfinite
+from checkers.interpreted import trace_trial
 from checkers.programs import (
     PendingCompile,
     Program,
@@ -118,6 +125,11 @@ class DrawOutcome:
     failing_trials: int = 0
     tied_trials: int = 0  # an inequality's sides agree within the tolerance
     undecided_trials: int = 0  # ... of a strict one, in a trial that underflowed
+    unstable_trials: int = 0  # failed in float64, not at high precision: left out, replaced
+    confirmed_trial: int | None = None  # a counterexample the exact evaluation confirmed
+    exact: Any = None  # that evaluation (checkers.confirm.Exact)
+    unconfirmed: str = ""  # why the failing trials stand unconfirmed ("" when none do)
+    examined: int = 0  # trials evaluated exactly
     nonfinite: str | None = None
     nonfinite_trial: int | None = None
     nonfinite_index: tuple[int, ...] | None = None
@@ -142,6 +154,7 @@ class DrawOutcome:
             **({"rescaled_trials": self.rescaled_trials} if self.rescaled_trials else {}),
             **({"tied_trials": self.tied_trials} if self.tied_trials else {}),
             **({"undecided_trials": self.undecided_trials} if self.undecided_trials else {}),
+            **({"unstable_trials": self.unstable_trials} if self.unstable_trials else {}),
             **({"vacuous": self.vacuous} if self.vacuous else {}),
             **({"nonfinite": self.nonfinite} if self.nonfinite else {}),
         }
@@ -166,6 +179,7 @@ class Session:
     )
     _started: set[ProgramKey] = field(default_factory=set)
     _counted: set[ProgramKey] = field(default_factory=set)
+    _traces: dict[tuple[tuple[str, int], ...], Any] = field(default_factory=dict)
 
     # inputs and programs
 
@@ -396,6 +410,29 @@ class Session:
             held = self.held
         return batch, outs, held, redo
 
+    def exact(
+        self,
+        dims: Mapping[str, int],
+        specs: Mapping[str, InputSpec],
+        inputs: Mapping[str, Any],
+        trial: int,
+    ) -> Any:
+        """One trial evaluated exactly (checkers.confirm.Exact): the program of one trial,
+        traced once per dims, at the trial's inputs."""
+        from checkers.confirm import UNCONFIRMABLE, Exact, examine
+
+        key = tuple(sorted(dims.items()))
+        closed = self._traces.get(key)
+        if closed is None:
+            try:
+                closed = trace_trial(self.checker, dict(dims), specs)
+            except Exception as e:
+                return Exact(UNCONFIRMABLE, why=f"tracing it failed: {explain(e)}")
+            self._traces[key] = closed
+        lane = trial % batch_size(specs, self.trials)
+        args = [np.asarray(inputs[n]) for n in sorted(specs)] + [np.int64(lane)]
+        return examine(closed, args, self.relation())
+
     # comparison
 
     def shown(self, outs: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -493,8 +530,8 @@ class Session:
             if lane_held is not None:
                 held.append(lane_held[:keep])
         outs = tuple(np.concatenate([p[k] for p in parts]) for k in range(len(parts[0])))
-        if held:
-            holds = np.concatenate(held)
+        holds = np.concatenate(held) if held else None
+        if holds is not None:
             draw.vacuous_trials = int((~holds).sum())
             if not holds.any():
                 names = getattr(self.checker, "premises", ()) or ("of the statement",)
@@ -504,15 +541,36 @@ class Session:
                 )
                 draw.premise_failed = True
                 return draw
-        draw.evaluated = self.trials
+        joined = {k: np.concatenate([b[k] for b in inputs]) for k in inputs[0]}
+        settled = settle(
+            self, specs, dims, progs, Rows(outs, joined, holds, np.arange(self.trials)), size
+        )
+        rows, outs = settled.rows, settled.rows.outs
+        self._judge(draw, dims, rows, settled)
+        for k in ("compile_s", "load_s", "compile_wait_s", "run_s", "sample_s"):
+            setattr(draw, k, self.totals[k] - before[k])
+        return draw
+
+    def _judge(self, draw: DrawOutcome, dims: Mapping[str, int], rows: Rows, settled: Any) -> None:
+        """The draw's verdict on the trials left as evidence (`rows`, after confirming)."""
+        outs = rows.outs
+        draw.unstable_trials = settled.unstable
+        draw.examined = len(settled.examined)
+        draw.rescaled_trials += settled.rescaled
+        draw.evaluated = len(rows)
+        if rows.held is not None:
+            draw.vacuous_trials = int((~rows.held).sum())
+        if not len(rows):
+            draw.worst_trial, draw.worst_index = None, ()
+            return
         sides = self.split(outs)[0]
         finite = representable(outs, self.dtype, self.relation())
-        if not finite.all():
+        if not finite.all() and settled.confirmed is None:
             t = int(np.argmin(finite))
-            row = inputs[t // size]
-            one = {k: v[t % size] for k, v in row.items()}
-            draw.nonfinite, draw.nonfinite_index = self._nonfinite_reason(dims, t, sides, t, one)
-            draw.nonfinite_trial = t
+            draw.nonfinite, draw.nonfinite_index = self._nonfinite_reason(
+                dims, int(rows.numbers[t]), sides, t, rows.row(t)
+            )
+            draw.nonfinite_trial = int(rows.numbers[t])
         v = self.compare(outs)
         mask = finite.reshape((-1,) + (1,) * (v.abs_err.ndim - 1))
         abs_err = np.where(mask, v.abs_err, 0.0)
@@ -525,18 +583,31 @@ class Session:
             flat = int(np.argmax(ratio))
             where = np.unravel_index(flat, ratio.shape)
             draw.worst_ratio = float(ratio.reshape(-1)[flat])
-            draw.worst_trial = int(where[0])
+            draw.worst_trial = int(rows.numbers[where[0]])
             draw.worst_index = tuple(int(i) for i in where[1:])
-            draw.failing_trials = int((~ok.reshape(self.trials, -1).all(axis=1)).sum())
-            per_trial = (v.tied & mask).reshape(self.trials, -1).any(axis=1)
+            n = len(rows)
+            draw.failing_trials = int((~ok.reshape(n, -1).all(axis=1)).sum())
+            per_trial = (v.tied & mask).reshape(n, -1).any(axis=1)
             draw.tied_trials = int(per_trial.sum())
-            undecided = (v.undecided & mask).reshape(self.trials, -1).any(axis=1)
+            undecided = (v.undecided & mask).reshape(n, -1).any(axis=1)
             draw.undecided_trials = int(undecided.sum())
         else:
-            draw.worst_trial, draw.worst_index = 0, ()
-        for k in ("compile_s", "load_s", "compile_wait_s", "run_s", "sample_s"):
-            setattr(draw, k, self.totals[k] - before[k])
-        return draw
+            draw.worst_trial, draw.worst_index = int(rows.numbers[0]), ()
+        if settled.confirmed is not None:  # the confirmed trial is the counterexample
+            k = int(np.flatnonzero(rows.numbers == settled.confirmed)[0])
+            draw.confirmed_trial, draw.exact = settled.confirmed, settled.exact
+            draw.worst_trial = settled.confirmed
+            if finite[k] and ratio[k].size:
+                draw.worst_index = tuple(
+                    int(i) for i in np.unravel_index(np.argmax(ratio[k]), ratio[k].shape)
+                )
+                draw.worst_ratio = max(draw.worst_ratio, float(ratio[k].max()))
+            else:  # its sides were not finite in float64
+                draw.worst_index = ()
+                draw.worst_ratio = float("inf")
+                draw.failing_trials += 1
+        elif draw.failing_trials:
+            draw.unconfirmed = settled.unconfirmed
 
     # values of single trials (counterexamples, repro, shrinking)
 

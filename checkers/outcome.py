@@ -1,8 +1,16 @@
 """What a check's dims draws add up to (see checkers/harness.py): a non-finite side is an
 `error` naming it; no live trial is vacuous truth (or, where hypotheses held nowhere,
-untested); trials that all hold are a `pass`, saying how many were vacuous, undecided or
-tied; otherwise the worst failing trial is evaluated again, shrunk and reported as the
-counterexample of a `fail`."""
+untested); trials that all hold are a `pass`, saying how many were vacuous, undecided,
+tied or unstable; otherwise the worst failing trial is evaluated again, shrunk and
+reported as the counterexample of a `fail`.
+
+A draw's failing trials were confirmed exactly before they counted (checkers/confirming.py):
+a `fail` names its confirmed counterexample and the exact values of its sides, and a
+shrunk counterexample is kept only if it is confirmed too (else the trial as drawn is
+reported). Where the exact evaluation could not be done, the float64 `fail` stands and its
+reason says the counterexample is unconfirmed. Draws whose every trial was unstable
+decided nothing: like a check whose trials were all vacuous, that is `unsupported`, not
+a pass."""
 
 from __future__ import annotations
 
@@ -11,9 +19,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from checkers.confirming import OUT_OF_BUDGET
 from checkers.evaluation import DrawOutcome, Session, format_dims, to_list
 from checkers.result import CheckResult, Counterexample
-from checkers.shrink import shrink
+from checkers.shrink import Failure, shrink
 from checkers.trials import CheckerFault
 from checkers.verdict import pass_notes
 
@@ -51,6 +60,7 @@ def conclude(
     """The result of a check whose draws all ran (`results`, in draw order)."""
     live = [r for r in results if not r.vacuous]
     rescaled = sum(r.rescaled_trials for r in results)
+    unstable = sum(r.unstable_trials for r in results)
 
     def done(status: str, reason: str, **fields: Any) -> CheckResult:
         return finish(status, reason, rescaled_trials=rescaled, **fields)
@@ -62,6 +72,7 @@ def conclude(
         "max_rel_err": max_rel,
         "vacuous_trials": sum(r.vacuous_trials for r in results),
         "tied_trials": sum(r.tied_trials for r in live),
+        "unstable_trials": unstable,
     }
     relation = session.relation()
     trials, seed, tol = session.trials, session.seed, session.tol
@@ -123,7 +134,14 @@ def conclude(
             f"{rescaled_note}"
         )
         status = "pass"
-        if all(r.vacuous_trials + r.undecided_trials >= r.evaluated for r in live):
+        if all(not r.evaluated for r in live):
+            status = "unsupported"
+            reason = (
+                f"every trial was unstable ({unstable} failed in float64 but "
+                "not when evaluated exactly: float artefacts, which decide nothing): no trial "
+                f"decided the statement{rescaled_note}"
+            )
+        elif all(r.vacuous_trials + r.undecided_trials >= r.evaluated for r in live):
             status, reason = "unsupported", "no trial decided the statement: " + reason
         return done(
             status,
@@ -135,17 +153,40 @@ def conclude(
             **errs,
         )
 
-    worst = max(failing, key=lambda r: r.worst_ratio)
+    total = sum(r.evaluated for r in live)
+    bad = sum(r.failing_trials for r in live)
+    if all(r.confirmed_trial is None and r.unconfirmed == OUT_OF_BUDGET for r in failing):
+        worst = max(failing, key=lambda r: r.worst_ratio)
+        return done(
+            "unsupported",
+            f"{unstable} trials failed in float64 but not when evaluated exactly (float "
+            f"artefacts, left out), and {bad} more failing trials were not evaluated "
+            "exactly before the examination budget ran out: no counterexample was "
+            f"confirmed, and float64 cannot decide the statement{rescaled_note}",
+            dims=dict(worst.dims),
+            trial=worst.worst_trial,
+            stats=draw_stats(session, results),
+            **errs,
+        )
+    # a confirmed counterexample before any unconfirmed one
+    worst = max(failing, key=lambda r: (r.confirmed_trial is not None, r.worst_ratio))
     assert worst.worst_trial is not None
     shrink_start = time.perf_counter()
     try:
         inputs, outs = session.trial_values(worst.dims, worst.worst_trial)
         failure = session.failure(worst.dims, worst.worst_trial, inputs, outs)
+        nonfinite = failure is None and worst.confirmed_trial == worst.worst_trial
+        if nonfinite:  # confirmed exactly where float64 gave no finite sides: not shrunk
+            lhs, rhs = session.shown(outs)
+            failure = Failure(
+                dict(worst.dims), worst.worst_trial, inputs, lhs, rhs, (), float("inf")
+            )
         if failure is None:  # the batch was re-evaluated; this cannot differ, but never lie
             raise CheckerFault("the failing trial did not fail again when re-evaluated")
         note = "the failing trial as drawn (a replay does not shrink)"
         shrunk_flag = False
-        if shrinking.enabled:
+        drawn, exact = failure, worst.exact
+        if shrinking.enabled and not nonfinite:
             outcome = shrink(
                 session,
                 failure,
@@ -161,11 +202,16 @@ def conclude(
                 outs = session.evaluate_inputs(failure.dims, [failure.inputs])[0]
                 alone = session.failure(failure.dims, failure.trial, failure.inputs, outs)
                 failure = alone or failure
+            if shrunk_flag and worst.confirmed_trial is not None:
+                shrunk_exact = _exact(session, failure)
+                if shrunk_exact.confirmed:
+                    exact = shrunk_exact
+                else:
+                    failure, shrunk_flag = drawn, False
+                    note = "the failing trial as drawn (no shrunk trial was confirmed exactly)"
     except CheckerFault as e:
         return done("error", f"while shrinking a failure: {e}", dims=dict(worst.dims), **errs)
     shrink_s = time.perf_counter() - shrink_start
-    total = sum(r.evaluated for r in live)
-    bad = sum(r.failing_trials for r in live)
     ce = Counterexample(
         dict(failure.dims),
         seed,
@@ -190,7 +236,8 @@ def conclude(
             f"{relation} excludes)"
         )
     reason = (
-        f"{head} {_failing_draws(len(failing), len(live))} ({largest}); "
+        f"{head} {_failing_draws(len(failing), len(live))} ({largest})"
+        f"{_confirmation_note(worst, exact, unstable)}; "
         f"counterexample at {format_dims(failure.dims)}, trial {failure.trial}: {note}"
         f"{rescaled_note}"
     )
@@ -212,6 +259,30 @@ def _pass_notes(live: Sequence[DrawOutcome], trials: int) -> str:
         vacuous=sum(r.vacuous_trials for r in live),
         undecided=sum(r.undecided_trials for r in live),
         tied=sum(r.tied_trials for r in live),
+        unstable=sum(r.unstable_trials for r in live),
+    )
+
+
+def _exact(session: Session, failure: Failure) -> Any:
+    """A (shrunk) counterexample evaluated exactly (checkers.confirm.Exact)."""
+    specs = session.specs(failure.dims)
+    return session.exact(failure.dims, specs, failure.inputs, failure.trial)
+
+
+def _confirmation_note(worst: DrawOutcome, exact: Any, unstable: int) -> str:
+    """What the exact evaluation said of the reported trial, as a '; '-led clause."""
+    others = (
+        f"; {unstable} other failing trial{'s' if unstable != 1 else ''} held when evaluated "
+        "exactly (float artefacts, replaced)"
+        if unstable
+        else ""
+    )
+    if worst.confirmed_trial is not None and exact is not None:
+        return f"; the counterexample is confirmed exactly ({exact.summary()}){others}"
+    if not worst.unconfirmed:  # a low-precision check: it compares dtypes, not exactness
+        return others
+    return (
+        f"; the counterexample is unconfirmed (not evaluated exactly: {worst.unconfirmed}){others}"
     )
 
 

@@ -2,7 +2,8 @@
 
 `repro` reruns the check at exactly the recorded dims (one draw) and re-evaluates the
 very batch the trial was part of (see `harness` on reproducibility), or evaluates a
-stored (shrunk) counterexample's inputs at its dims.
+stored (shrunk) counterexample's inputs at its dims. A float64 replay shows beside the
+float64 sides the same trial evaluated exactly (checkers/confirm), and what that says.
 """
 
 from __future__ import annotations
@@ -114,6 +115,8 @@ def repro(
         return Repro(result, {}, [], [], trial=trial, dims=at, error=str(e))
     lhs, rhs = session.shown(outs)
     low = dtype != "float64"
+    exact = None if low else session.exact(at, session.specs(at), inputs, chosen)
+    lhs_exact, rhs_exact = exact.side_texts() if exact is not None else (None, None)
     return Repro(
         result,
         {k: to_list(v) for k, v in inputs.items()},
@@ -123,4 +126,7 @@ def repro(
         dims=at,
         lhs_reference=to_list(outs[2]) if low else None,
         rhs_reference=to_list(outs[3]) if low else None,
+        lhs_exact=lhs_exact if exact is not None and exact.lhs is not None else None,
+        rhs_exact=rhs_exact if exact is not None and exact.rhs is not None else None,
+        exact="" if exact is None else exact.describe(),
     )

@@ -107,7 +107,10 @@ class CheckResult:
     values are None when nothing was compared. `vacuous_trials` counts the trials
     in which a hypothesis failed (the statement held vacuously); `tied_trials`
     the trials of an inequality whose sides agree within the tolerance (a tie
-    fails `<` and `>`, and holds `≤` and `≥`; see checkers/tolerance.py).
+    fails `<` and `>`, and holds `≤` and `≥`; see checkers/tolerance.py);
+    `unstable_trials` the trials that failed in float64 but not when evaluated
+    exactly at the same inputs (float artefacts: no evidence, replaced by fresh
+    trials; see checkers/confirming.py).
     """
 
     name: str
@@ -128,6 +131,7 @@ class CheckResult:
     trial: int | None = None
     vacuous_trials: int = 0
     tied_trials: int = 0
+    unstable_trials: int = 0
     draws: list[dict[str, int]] = field(default_factory=list)
     assumptions: tuple[str, ...] = ()
     dependencies: tuple[str, ...] = ()
@@ -173,6 +177,7 @@ class CheckResult:
             "trial": self.trial,
             "vacuous_trials": self.vacuous_trials,
             "tied_trials": self.tied_trials,
+            "unstable_trials": self.unstable_trials,
             "draws": [dict(d) for d in self.draws],
             "assumptions": list(self.assumptions),
             "dependencies": list(self.dependencies),
@@ -209,6 +214,7 @@ class CheckResult:
             trial=None if trial is None else int(trial),
             vacuous_trials=int(data.get("vacuous_trials") or 0),
             tied_trials=int(data.get("tied_trials") or 0),
+            unstable_trials=int(data.get("unstable_trials") or 0),
             draws=[{str(k): int(v) for k, v in d.items()} for d in data.get("draws", [])],
             assumptions=tuple(data.get("assumptions", ())),
             dependencies=tuple(data.get("dependencies", ())),
@@ -225,7 +231,10 @@ class Repro:
     """One replayed trial: the check at those dims, and that trial's inputs and sides.
 
     `lhs`/`rhs` are the values in the check's dtype (nested lists, 0-d as one
-    element).
+    element); `lhs_exact`/`rhs_exact` the same trial evaluated exactly (decimal
+    strings, or an interval's endpoints where they differ in the shown digits), and
+    `exact` what that evaluation says (checkers/confirm: confirmed, holds,
+    undecided or unconfirmable, and at how many bits).
     """
 
     result: CheckResult
@@ -238,6 +247,9 @@ class Repro:
     lhs_reference: list[Any] | None = None
     rhs_reference: list[Any] | None = None
     error: str = ""  # why no trial could be replayed (inputs, lhs and rhs are then empty)
+    lhs_exact: list[Any] | None = None
+    rhs_exact: list[Any] | None = None
+    exact: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -250,6 +262,9 @@ class Repro:
             "lhs_reference": values_to_json(self.lhs_reference),
             "rhs_reference": values_to_json(self.rhs_reference),
             "error": self.error,
+            "lhs_exact": self.lhs_exact,
+            "rhs_exact": self.rhs_exact,
+            "exact": self.exact,
         }
 
 

@@ -10,7 +10,8 @@ trial whose hypotheses failed (vacuous) holds and ties nowhere; a tie of a
 strict inequality fails, unless the trial underflowed: then it is undecided and
 left out of the evidence. `pass_notes` says, in a passing result's reason, how
 many trials were vacuous, undecided or tied, and calls the pass weak when more
-than a quarter of its trials decided nothing.
+than a quarter of its trials decided nothing, and how many were unstable (float64
+artefacts that checkers/confirming.py left out).
 """
 
 from __future__ import annotations
@@ -120,10 +121,11 @@ def _somewhere(c: Comparison) -> Comparison:
     )
 
 
-def pass_notes(total: int, vacuous: int, undecided: int, tied: int) -> str:
+def pass_notes(total: int, vacuous: int, undecided: int, tied: int, unstable: int = 0) -> str:
     """What makes a pass weaker than it looks, as '; '-led clauses of its reason.
 
-    `tied` counts every tied trial, the undecided ones among them.
+    `tied` counts every tied trial, the undecided ones among them; `unstable` the
+    trials left out and replaced (they failed in float64, not exactly).
     """
     notes = []
     if vacuous:
@@ -137,5 +139,10 @@ def pass_notes(total: int, vacuous: int, undecided: int, tied: int) -> str:
     if tied - undecided:
         notes.append(
             f"{tied - undecided} of {total} trials tie (the sides agree within the tolerance)"
+        )
+    if unstable:
+        notes.append(
+            f"{unstable} trial{'s' if unstable != 1 else ''} unstable (failed in float64, held "
+            "when evaluated exactly: float artefacts, replaced by fresh trials)"
         )
     return "".join("; " + n for n in notes)

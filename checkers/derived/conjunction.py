@@ -203,6 +203,7 @@ def merge(
         trial=chosen.trial,
         vacuous_trials=sum(r.vacuous_trials for r in results),
         tied_trials=sum(r.tied_trials for r in results),
+        unstable_trials=sum(r.unstable_trials for r in results),
         draws=draws,
         assumptions=checker.assumptions,
         dependencies=checker.dependencies,
@@ -233,6 +234,7 @@ def _row(k: int, checker: Conjunction, r: CheckResult) -> dict[str, Any]:
         "relation": getattr(checker.clauses[k], "relation", "="),
         "vacuous_trials": r.vacuous_trials,
         "tied_trials": r.tied_trials,
+        "unstable_trials": r.unstable_trials,
         "dims": dict(r.dims),
         "counterexample": None if r.counterexample is None else r.counterexample.to_json(),
     }

@@ -1,0 +1,102 @@
+"""A fail means the statement is false: failing float64 trials confirmed exactly
+(checkers/confirming.py), float artefacts counted as `unstable_trials` and replaced."""
+
+from __future__ import annotations
+
+import numpy as np
+from derived_support import environment, theorem
+
+from checkers import CheckResult, check, repro
+from checkers.derived import derive
+from checkers.evaluation import Session
+from checkers.tolerance import tolerance_for
+
+# Mathlib's `Real.log_rpow`: at x = 3, y = -746, 3 ^ -746 underflows to 0 in float64 and
+# Lean's `Real.log 0 = 0` answers 0 against -820
+LOG_RPOW = ("(x y : ℝ) (hx : 0 < x)", "Real.log (x ^ y) = y * Real.log x")
+LOG_RPOW_FALSE = ("(x y : ℝ) (hx : 0 < x)", "Real.log (x ^ y) = (y + 1) * Real.log x")
+# injectivity of the sigmoid: sigmoid 822 = sigmoid 1263 = 1.0 in float64
+SIGMOID_INJ = (
+    "(a b : ℝ) (ha : 0 < a) (hb : 0 < b) (h : 1 / (1 + Real.exp (-a)) = 1 / (1 + Real.exp (-b)))",
+    "a = b",
+)
+# true in ℝ; its sides tie in float64 wherever |x| is above 1e-2
+NEAR_TIE = ("(x : ℝ)", "x < x + 1 / 10 ^ 12")
+
+
+def _env(binders_statement: tuple[str, str]):
+    return environment(theorem("Proofs.t", *binders_statement))
+
+
+def test_pass_where_failures_are_underflow_artefacts() -> None:
+    result = check("Proofs.t", _env(LOG_RPOW))
+    assert result.status == "pass", result.reason
+    assert result.unstable_trials > 0
+    assert f"{result.unstable_trials} trials unstable" in result.reason
+    data = result.to_json()
+    assert data["unstable_trials"] == result.unstable_trials
+    assert CheckResult.from_json(data).unstable_trials == result.unstable_trials
+
+
+def test_fail_of_the_same_shape_is_confirmed() -> None:
+    result = check("Proofs.t", _env(LOG_RPOW_FALSE))
+    assert result.status == "fail", result.reason
+    assert "the counterexample is confirmed exactly (lhs ≈" in result.reason
+    assert result.unstable_trials == 0
+
+
+def test_saturated_sigmoid_is_no_counterexample_to_injectivity() -> None:
+    result = check("Proofs.t", _env(SIGMOID_INJ))
+    assert result.status != "fail", result.reason
+    assert result.unstable_trials > 0
+
+
+def test_near_tie_of_strict_inequality_is_not_a_fail() -> None:
+    result = check("Proofs.t", _env(NEAR_TIE))
+    assert result.status == "unsupported", result.reason
+    assert result.unstable_trials > 0
+    assert "no counterexample was confirmed" in result.reason
+    # an exact tie is still a counterexample to `<`
+    assert check("Proofs.t", _env(("(x : ℝ)", "x < x"))).status == "fail"
+
+
+def test_every_trial_unstable_is_not_a_pass() -> None:
+    # x + 10^-30 is x in float64 at every x drawn: every trial ties, every one is unstable
+    result = check("Proofs.t", _env(("(x : ℝ)", "x < x + 1 / 10 ^ 30")), trials=8)
+    assert result.status == "unsupported", result.reason
+    assert result.reason.startswith("every trial was unstable")
+    assert result.unstable_trials > 8
+
+
+def test_overflowed_sides_decided_exactly_are_not_an_error() -> None:
+    # float64 overflows on both sides; exactly the two sides are one quantity: it holds
+    same = ("(x : ℝ)", "Real.exp (1000 * Real.exp x) = Real.exp (1000 * Real.exp x)")
+    result = check("Proofs.t", _env(same))
+    assert result.status == "pass", result.reason
+    assert result.unstable_trials > 0
+
+
+def test_repro_shows_float64_and_exact_values() -> None:
+    env = _env(LOG_RPOW)
+    checker = derive("Proofs.t", env)
+    session = Session(checker, 64, 0, "float64", tolerance_for("float64", None))
+    artefact = next(
+        t
+        for t in range(64)
+        if abs(float(session.trial_values({}, t)[1][0]) - float(session.trial_values({}, t)[1][1]))
+        > 1.0
+    )
+    replay = repro("Proofs.t", env, seed=0, dims={}, trial=artefact)
+    assert replay.lhs_exact is not None and replay.rhs_exact is not None
+    lhs, rhs = float(replay.lhs[0]), float(replay.rhs[0])
+    exact_lhs, exact_rhs = float(replay.lhs_exact[0]), float(replay.rhs_exact[0])
+    assert abs(lhs - rhs) > 1.0  # float64: the underflow artefact
+    assert np.isclose(exact_lhs, exact_rhs, rtol=1e-12)  # exactly: the sides agree
+    assert np.isclose(exact_rhs, rhs, rtol=1e-12)
+    assert replay.exact.startswith("undecided at")
+    data = replay.to_json()
+    assert data["lhs_exact"] == replay.lhs_exact and data["exact"] == replay.exact
+    # a confirmed counterexample replays as confirmed
+    failing = check("Proofs.t", _env(LOG_RPOW_FALSE), shrink=False)
+    again = repro("Proofs.t", _env(LOG_RPOW_FALSE), seed=0, dims=failing.dims, trial=failing.trial)
+    assert again.exact.startswith("confirmed at 200 bits")

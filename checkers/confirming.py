@@ -92,10 +92,14 @@ class Settled:
     exact: Any = None  # its exact evaluation (checkers.confirm.Exact)
     unconfirmed: str = ""  # why failing trials stand unconfirmed ("" when none do)
     examined: list[int] = field(default_factory=list)
+    # (finite, verdict) of `rows` where nothing was examined: the draw's judgement reuses
+    # them, so that a passing draw judges its trials once
+    judged: tuple[np.ndarray, Any] | None = None
 
 
-def candidates(session: Any, rows: Rows) -> tuple[list[int], np.ndarray]:
-    """The rows to examine, worst first, and which rows' sides are not finite."""
+def candidates(session: Any, rows: Rows) -> tuple[list[int], np.ndarray, np.ndarray, Any]:
+    """The rows to examine, worst first, which rows' sides are not finite, and which are
+    representable and the verdict (verdict.py) they were chosen by."""
     relation = session.relation()
     n = len(rows)
     finite = representable(rows.outs, session.dtype, relation)
@@ -105,7 +109,7 @@ def candidates(session: Any, rows: Rows) -> tuple[list[int], np.ndarray]:
     broken = ~finite & held
     ratio = np.asarray(v.ratio, dtype=np.float64).reshape(n, -1).max(axis=1, initial=0.0)
     order = sorted(np.flatnonzero(failing | broken), key=lambda k: (not broken[k], -ratio[k]))
-    return [int(k) for k in order], broken
+    return [int(k) for k in order], broken, finite, v
 
 
 def settle(
@@ -118,8 +122,9 @@ def settle(
 ) -> Settled:
     """Confirm the failing trials of a draw's `rows` (see the module)."""
     out = Settled(rows)
-    order, broken = candidates(session, rows)
+    order, broken, finite, v = candidates(session, rows)
     if not order or session.dtype != "float64":
+        out.judged = (finite, v)
         return out
     start = time.perf_counter()
     following = session.trials
@@ -152,7 +157,7 @@ def settle(
         out.rescaled += rescaled
         before = len(out.rows)
         out.rows = out.rows.extend(fresh)
-        order, broken = candidates(session, out.rows)
+        order, broken, _, _ = candidates(session, out.rows)
         order = [k for k in order if k >= before]  # only the fresh trials are new
     return out
 

@@ -564,14 +564,16 @@ class Session:
             draw.worst_trial, draw.worst_index = None, ()
             return
         sides = self.split(outs)[0]
-        finite = representable(outs, self.dtype, self.relation())
+        if settled.judged is not None:
+            finite, v = settled.judged
+        else:
+            finite, v = representable(outs, self.dtype, self.relation()), self.compare(outs)
         if not finite.all() and settled.confirmed is None:
             t = int(np.argmin(finite))
             draw.nonfinite, draw.nonfinite_index = self._nonfinite_reason(
                 dims, int(rows.numbers[t]), sides, t, rows.row(t)
             )
             draw.nonfinite_trial = int(rows.numbers[t])
-        v = self.compare(outs)
         mask = finite.reshape((-1,) + (1,) * (v.abs_err.ndim - 1))
         abs_err = np.where(mask, v.abs_err, 0.0)
         rel_err = np.where(mask, v.rel_err, 0.0)

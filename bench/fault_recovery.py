@@ -115,23 +115,21 @@ class Cluster:
     def start_server(self) -> subprocess.Popen[bytes]:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}/api/v1"
-        server = self._start(
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(self.port),
-            log=self.workdir / f"serve-{time.time_ns()}.log",
-        )
+        log = self.workdir / f"serve-{time.time_ns()}.log"
+        server = self._start("serve", "--host", "127.0.0.1", "--port", str(self.port), log=log)
         deadline = time.monotonic() + 120
+        answer = "no answer"
         while time.monotonic() < deadline:
             try:
-                if httpx.get(f"{self.base}/healthz", timeout=3).status_code == 200:
+                got = httpx.get(f"{self.base}/healthz", timeout=3)
+                if got.status_code == 200:
                     return server
-            except httpx.HTTPError:
-                pass
+                answer = f"{got.status_code} {got.text}"
+            except httpx.HTTPError as e:
+                answer = repr(e)
             time.sleep(0.3)
-        raise RuntimeError("the server did not start")
+        tail = log.read_text(errors="replace")[-3000:]
+        raise RuntimeError(f"the server did not start; healthz: {answer}; its log:\n{tail}")
 
     def post_run(self, body: dict[str, Any]) -> int:
         answer = httpx.post(f"{self.base}/runs", json=body, headers=AUTH, timeout=600)

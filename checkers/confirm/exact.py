@@ -28,6 +28,7 @@ Only `confirmed` is evidence against the statement.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -42,6 +43,10 @@ from checkers.interpret.jaxprs import _CALLS, _body
 from checkers.lazyjax import jcore
 
 PRECISIONS = (200, 1000)  # bits: about 60, then 300 decimal digits
+# the most numbers (and multiply-adds of contractions) one trial may compute to be
+# evaluated exactly: each is a Python object, some microseconds; a whole network's
+# trial is left unconfirmed rather than taking minutes
+WORK_LIMIT = 200_000
 
 CONFIRMED, HOLDS, UNDECIDED, UNCONFIRMABLE = "confirmed", "holds", "undecided", "unconfirmable"
 
@@ -94,15 +99,37 @@ def _texts(side: np.ndarray | None) -> list[Any]:
 
 def run(closed: Any, args: Sequence[Any]) -> list[np.ndarray]:
     """The outputs of a closed jaxpr at `args` (NumPy arrays; floats taken as exact)."""
-    consts = [(exact(c, literal=True), ("const", k)) for k, c in enumerate(closed.consts)]
-    ins = [(exact(a, literal=False), ("in", k)) for k, a in enumerate(args)]
+    consts = [_numbered(exact(c, literal=True), ("const", k)) for k, c in enumerate(closed.consts)]
+    ins = [_numbered(exact(a, literal=False), ("in", k)) for k, a in enumerate(args)]
     return [value for value, _ in _run(closed.jaxpr, consts, ins, {})]
 
 
-# A value and its number: equal numbers are one quantity (the same primitive with the same
-# parameters on the same quantities), so that a quantity computed twice is one object
-# and two sides that are one object are exactly equal, however wide their interval.
+# A value and its number: equal numbers are one quantity, so that a quantity computed
+# twice is one object, and two sides that are one object are exactly equal, however wide
+# their interval. A value known exactly (points, integers, booleans) is numbered by its
+# content: `exp x` and `exp y` are one quantity where x = y. Any other is numbered by how
+# it was made (the same primitive with the same parameters on the same quantities), a
+# literal by its float64 value (two decimals that round to one float64 are taken as one:
+# a program's literals that agree to 17 digits are one numeral).
 Numbered = tuple[np.ndarray, Any]
+
+_CONTENT_LIMIT = 4096  # elements: a larger value is numbered by how it was made
+
+
+def _numbered(value: np.ndarray, fallback: Any) -> Numbered:
+    if value.size > _CONTENT_LIMIT:
+        return value, fallback
+    items: list[Any] = []
+    for x in value.reshape(-1).tolist():
+        if isinstance(x, Interval):
+            if not x.is_point:
+                return value, fallback
+            items.append(("f", x.lo))
+        elif x is None:
+            return value, fallback
+        else:
+            items.append((type(x).__name__, x))  # True and 1 are different values here
+    return value, ("value", value.shape, tuple(items))
 
 
 def _run(
@@ -118,7 +145,8 @@ def _run(
         if isinstance(v, jcore.Literal):
             aval: Any = v.aval
             value = np.asarray(v.val, dtype=aval.dtype)
-            return exact(value, literal=True), ("literal", str(value.dtype), value.tobytes())
+            fallback = ("literal", str(value.dtype), value.tobytes())
+            return _numbered(exact(value, literal=True), fallback)
         return env[v]
 
     for eqn in jaxpr.eqns:
@@ -155,7 +183,9 @@ def _apply(
         inner, inner_consts = _body(eqn)
         if len(ins) > len(inner.invars):  # custom_jvp/vjp calls pass their consts first
             ins = ins[len(ins) - len(inner.invars) :]
-        consts = [(exact(c, literal=True), ("const", key, k)) for k, c in enumerate(inner_consts)]
+        consts = [
+            _numbered(exact(c, literal=True), ("const", key, k)) for k, c in enumerate(inner_consts)
+        ]
         return _run(inner, consts, ins, seen)
     rule = RULES.get(name)
     if rule is None:
@@ -169,7 +199,7 @@ def _apply(
         raise Unconfirmable(f"{name}: {type(e).__name__}: {e}") from e
     outs = list(got) if eqn.primitive.multiple_results else [got]
     return [
-        (settle(o, v.aval.dtype, v.aval.shape, name), (key, k))
+        _numbered(settle(o, v.aval.dtype, v.aval.shape, name), (key, k))
         for k, (v, o) in enumerate(zip(eqn.outvars, outs, strict=True))
     ]
 
@@ -177,6 +207,10 @@ def _apply(
 def examine(closed: Any, args: Sequence[Any], relation: str) -> Exact:
     """The exact verdict on one trial (see the module): `closed` is the jaxpr of one
     trial's (lhs, rhs, scale, underflow, held), `args` its inputs in the jaxpr's order."""
+    work = _work(closed.jaxpr)
+    if work > WORK_LIMIT:
+        why = f"one trial computes {work:,} numbers, more than {WORK_LIMIT:,} evaluated exactly"
+        return Exact(UNCONFIRMABLE, why=why)
     last = Exact(UNDECIDED)
     for bits in PRECISIONS:
         with iv.working(bits):
@@ -193,6 +227,26 @@ def examine(closed: Any, args: Sequence[Any], relation: str) -> Exact:
         if status != UNDECIDED:
             return last
     return last
+
+
+def _work(jaxpr: Any) -> int:
+    """The numbers one evaluation computes: each equation's results (sub-jaxprs included),
+    a contraction's times the length it sums over."""
+    total = 0
+    for eqn in jaxpr.eqns:
+        if eqn.primitive.name in _CALLS:
+            try:
+                total += _work(_body(eqn)[0])
+            except Exception:
+                continue
+            continue
+        size = sum(math.prod(getattr(v.aval, "shape", ()) or ()) for v in eqn.outvars)
+        if eqn.primitive.name == "dot_general":
+            (contract, _), _ = eqn.params["dimension_numbers"]
+            shape = eqn.invars[0].aval.shape
+            size *= math.prod(shape[d] for d in contract)
+        total += size
+    return total
 
 
 def _decide(lhs: np.ndarray, rhs: np.ndarray, held: Interval, relation: str) -> str:

@@ -164,3 +164,22 @@ def test_one_quantity_read_twice_is_equal_to_itself() -> None:
     closed = _program(jax.nn.sigmoid, jax.nn.sigmoid)
     assert examine(closed, [np.float64(0.3)], "<").status == "confirmed"
     assert examine(closed, [np.float64(0.3)], "≤").status == "holds"
+
+
+def test_equal_values_are_one_quantity() -> None:
+    # exp x and exp y where x = y: inputs known exactly are numbered by their values
+    closed = _trace(
+        lambda x, y: (jnp.exp(x), jnp.exp(y), 0.0 * x, 0.0 * x, 1.0 + 0.0 * x), 1.0, 1.0
+    )
+    assert examine(closed, [np.float64(0.3), np.float64(0.3)], "<").status == "confirmed"
+    assert examine(closed, [np.float64(0.3), np.float64(0.4)], "<").status == "holds"
+
+
+def test_too_large_a_program_is_not_evaluated_exactly() -> None:
+    def big(x):
+        m = jnp.outer(x, x)
+        return jnp.sum(m @ m), jnp.sum(m @ m) + 1, 0.0, 0.0, 1.0
+
+    exact = examine(_trace(big, np.ones(200)), [np.ones(200)], "=")
+    assert exact.status == "unconfirmable"
+    assert "evaluated exactly" in exact.why

@@ -51,6 +51,15 @@ def test_saturated_sigmoid_is_no_counterexample_to_injectivity() -> None:
     assert result.unstable_trials > 0
 
 
+def test_strict_inequality_at_near_ties_passes() -> None:
+    # Mathlib's `Real.lt_log_one_add_of_pos`: the gap is about x³/12, inside float64's
+    # tolerance for small x, where its sides tie and a strict inequality fails in float64
+    mathlib = ("{x : ℝ} (hx : 0 < x)", "2 * x / (x + 2) < Real.log (1 + x)")
+    result = check("Proofs.t", _env(mathlib))
+    assert result.status == "pass", result.reason
+    assert result.unstable_trials > 0
+
+
 def test_near_tie_of_strict_inequality_is_not_a_fail() -> None:
     result = check("Proofs.t", _env(NEAR_TIE))
     assert result.status == "unsupported", result.reason
@@ -100,3 +109,12 @@ def test_repro_shows_float64_and_exact_values() -> None:
     failing = check("Proofs.t", _env(LOG_RPOW_FALSE), shrink=False)
     again = repro("Proofs.t", _env(LOG_RPOW_FALSE), seed=0, dims=failing.dims, trial=failing.trial)
     assert again.exact.startswith("confirmed at 200 bits")
+
+
+def test_exact_tie_of_equal_inputs_confirms_a_strict_mutant() -> None:
+    # Real.exp_lt_exp with `x < y` weakened to `x ≤ y`: false at x = y, where the two
+    # sides are one number however wide its interval
+    weakened = ("(x y : ℝ) (h : x ≤ y)", "Real.exp x < Real.exp y")
+    result = check("Proofs.t", _env(weakened))
+    assert result.status == "fail", result.reason
+    assert "the counterexample is confirmed exactly" in result.reason

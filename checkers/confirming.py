@@ -92,6 +92,7 @@ class Settled:
     exact: Any = None  # its exact evaluation (checkers.confirm.Exact)
     unconfirmed: str = ""  # why failing trials stand unconfirmed ("" when none do)
     examined: list[int] = field(default_factory=list)
+    seconds: float = 0.0  # spent examining and drawing replacements
     # (finite, verdict) of `rows` where nothing was examined: the draw's judgement reuses
     # them, so that a passing draw judges its trials once
     judged: tuple[np.ndarray, Any] | None = None
@@ -127,6 +128,25 @@ def settle(
         out.judged = (finite, v)
         return out
     start = time.perf_counter()
+    try:
+        _examine(session, specs, dims, progs, size, out, order, broken, start)
+    finally:
+        out.seconds = time.perf_counter() - start
+    return out
+
+
+def _examine(
+    session: Any,
+    specs: Mapping[str, Any],
+    dims: Mapping[str, int],
+    progs: Any,
+    size: int,
+    out: Settled,
+    order: list[int],
+    broken: np.ndarray,
+    start: float,
+) -> None:
+    """`settle`'s rounds: examine, leave out, replace (updates `out`)."""
     following = session.trials
     for _round in range(ROUNDS + 1):
         dropped: list[int] = []
@@ -159,7 +179,6 @@ def settle(
         out.rows = out.rows.extend(fresh)
         order, broken, _, _ = candidates(session, out.rows)
         order = [k for k in order if k >= before]  # only the fresh trials are new
-    return out
 
 
 def _replacements(

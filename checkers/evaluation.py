@@ -130,6 +130,7 @@ class DrawOutcome:
     exact: Any = None  # that evaluation (checkers.confirm.Exact)
     unconfirmed: str = ""  # why the failing trials stand unconfirmed ("" when none do)
     examined: int = 0  # trials evaluated exactly
+    confirm_s: float = 0.0  # seconds evaluating them and drawing their replacements
     nonfinite: str | None = None
     nonfinite_trial: int | None = None
     nonfinite_index: tuple[int, ...] | None = None
@@ -155,6 +156,11 @@ class DrawOutcome:
             **({"tied_trials": self.tied_trials} if self.tied_trials else {}),
             **({"undecided_trials": self.undecided_trials} if self.undecided_trials else {}),
             **({"unstable_trials": self.unstable_trials} if self.unstable_trials else {}),
+            **(
+                {"examined_trials": self.examined, "confirm_s": round(self.confirm_s, 6)}
+                if self.examined
+                else {}
+            ),
             **({"vacuous": self.vacuous} if self.vacuous else {}),
             **({"nonfinite": self.nonfinite} if self.nonfinite else {}),
         }
@@ -556,6 +562,7 @@ class Session:
         outs = rows.outs
         draw.unstable_trials = settled.unstable
         draw.examined = len(settled.examined)
+        draw.confirm_s = settled.seconds
         draw.rescaled_trials += settled.rescaled
         draw.evaluated = len(rows)
         if rows.held is not None:

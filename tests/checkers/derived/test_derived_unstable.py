@@ -33,6 +33,9 @@ def test_pass_where_failures_are_underflow_artefacts() -> None:
     assert result.status == "pass", result.reason
     assert result.unstable_trials > 0
     assert f"{result.unstable_trials} trials unstable" in result.reason
+    (draw,) = result.stats["per_draw"]
+    assert draw["unstable_trials"] == result.unstable_trials
+    assert draw["examined_trials"] >= result.unstable_trials and draw["confirm_s"] > 0
     data = result.to_json()
     assert data["unstable_trials"] == result.unstable_trials
     assert CheckResult.from_json(data).unstable_trials == result.unstable_trials

@@ -78,7 +78,7 @@ def _arith(name: str) -> Rule:
     def one(a: Any, b: Any) -> Any:
         if is_float(a) or is_float(b):
             return floats[name](iv.lift(a), iv.lift(b))
-        if (a is None or b is None) and name in ("max", "min"):
+        if (a is None or b is None or isinstance(a, bool)) and name in ("max", "min"):
             return _three(a, b, (lambda p, q: p or q) if name == "max" else (lambda p, q: p and q))
         return ints[name](int(a), int(b))
 

@@ -183,3 +183,36 @@ def test_too_large_a_program_is_not_evaluated_exactly() -> None:
     exact = examine(_trace(big, np.ones(200)), [np.ones(200)], "=")
     assert exact.status == "unconfirmable"
     assert "evaluated exactly" in exact.why
+
+
+_AT_EXACT_POINTS = {
+    "pad": lambda x: jnp.pad(x, (2, 1), constant_values=3.0),
+    "dynamic_slice": lambda x: jax.lax.dynamic_slice(x, (jnp.int64(1),), (2,)),
+    "gather": lambda x: x[jnp.array([2, 0, 1])],
+    "scatter_add": lambda x: jnp.zeros(3).at[jnp.array([0, 0, 2])].add(x[:3]),
+    "dot_general": lambda x: jnp.outer(x, x) @ x,
+    "cumsum": jnp.cumsum,
+    "argmax": jnp.argmax,
+    "reduce_max_min": lambda x: jnp.max(x) - jnp.min(x),
+    "select": lambda x: jnp.where(x > 1.5, x, -x),
+    "integers": lambda x: (x.astype(jnp.int64) // 2) * 3 % 5,
+    "concatenate_rev": lambda x: jnp.concatenate([x, x[::-1]]),
+    "transpose_reshape": lambda x: jnp.outer(x, jnp.arange(3.0)).T.reshape(-1),
+    "reduce_max_of_booleans": lambda x: jnp.max(x > 2),
+}
+
+
+@pytest.mark.parametrize("name", list(_AT_EXACT_POINTS))
+def test_rules_agree_with_jax_where_float64_is_exact(name) -> None:
+    f = _AT_EXACT_POINTS[name]
+    x = np.array([1.0, 3.0, 2.0, 0.5])
+    got = run(_trace(f, x), [x])[0]
+    want = np.asarray(f(x))
+
+    def value(e):
+        if isinstance(e, iv.Interval):
+            assert e.is_point, e
+            return float(mpmath.mpf(e.lo))
+        return e
+
+    assert np.array_equal(np.vectorize(value, otypes=[object])(got).astype(want.dtype), want)

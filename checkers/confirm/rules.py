@@ -85,9 +85,14 @@ def _arith(name: str) -> Rule:
     return one
 
 
+_INT_BITS = 1 << 20  # the largest exact integer power evaluated (bits): 128 KiB
+
+
 def _int_pow(x: int, y: int) -> int:
     if y < 0:
         raise Unconfirmable("an integer power with a negative exponent")
+    if abs(x) > 1 and y * abs(x).bit_length() > _INT_BITS:
+        raise Unconfirmable(f"an integer power of more than {_INT_BITS} bits")
     return int(x) ** int(y)
 
 

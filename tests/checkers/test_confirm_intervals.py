@@ -216,3 +216,12 @@ def test_rules_agree_with_jax_where_float64_is_exact(name) -> None:
         return e
 
     assert np.array_equal(np.vectorize(value, otypes=[object])(got).astype(want.dtype), want)
+
+
+def test_integer_power_too_large_is_not_evaluated() -> None:
+    from checkers.confirm.values import Unconfirmable
+
+    with pytest.raises(Unconfirmable, match="integer power"):
+        RULES["pow"](np.asarray(10**9, dtype=object), np.asarray(10**9, dtype=object), out_kind="i")
+    ok = RULES["pow"](np.asarray(3, dtype=object), np.asarray(50, dtype=object), out_kind="i")
+    assert ok.item() == 3**50

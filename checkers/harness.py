@@ -14,6 +14,12 @@ in every mode, and a side that loses precision fails too). A NaN or
 infinity in any side is an 'error' naming the subterm (`locate_nonfinite`),
 never a pass.
 
+A fail means the statement is false (checkers/confirming.py): in float64 a failing
+trial, or one whose sides are not finite, is evaluated again exactly at its inputs;
+only a confirmed counterexample fails the check, and a float artefact is counted in
+`unstable_trials` and replaced by a fresh trial. Where it decides the statement, the
+exact evaluation also settles a non-finite trial (a fail, or no error at all).
+
 Reproducibility. Dims draws come from (name, seed, pinned dims); every trial's
 inputs from (name, seed, dims, trial) (see `sampling`). Trials are evaluated in
 fixed batches of consecutive trial numbers, and `repro` re-evaluates the very

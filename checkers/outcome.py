@@ -137,9 +137,9 @@ def conclude(
         if all(not r.evaluated for r in live):
             status = "unsupported"
             reason = (
-                f"every trial was unstable ({unstable} failed in float64 but "
-                "not when evaluated exactly: float artefacts, which decide nothing): no trial "
-                f"decided the statement{rescaled_note}"
+                f"every trial was unstable ({unstable} failed in float64 but were no "
+                "counterexample when evaluated exactly: they held, or no precision decided "
+                f"them): no trial decided the statement{rescaled_note}"
             )
         elif all(r.vacuous_trials + r.undecided_trials >= r.evaluated for r in live):
             status, reason = "unsupported", "no trial decided the statement: " + reason
@@ -159,8 +159,8 @@ def conclude(
         worst = max(failing, key=lambda r: r.worst_ratio)
         return done(
             "unsupported",
-            f"{unstable} trials failed in float64 but not when evaluated exactly (float "
-            f"artefacts, left out), and {bad} more failing trials were not evaluated "
+            f"{unstable} trials failed in float64 but were no counterexample when evaluated "
+            f"exactly (left out), and {bad} more failing trials were not evaluated "
             "exactly before the examination budget ran out: no counterexample was "
             f"confirmed, and float64 cannot decide the statement{rescaled_note}",
             dims=dict(worst.dims),
@@ -272,8 +272,9 @@ def _exact(session: Session, failure: Failure) -> Any:
 def _confirmation_note(worst: DrawOutcome, exact: Any, unstable: int) -> str:
     """What the exact evaluation said of the reported trial, as a '; '-led clause."""
     others = (
-        f"; {unstable} other failing trial{'s' if unstable != 1 else ''} held when evaluated "
-        "exactly (float artefacts, replaced)"
+        f"; {unstable} other failing trial{'s' if unstable != 1 else ''} "
+        f"{'were' if unstable != 1 else 'was'} no counterexample when evaluated exactly "
+        "(left out and replaced)"
         if unstable
         else ""
     )

@@ -142,7 +142,8 @@ def pass_notes(total: int, vacuous: int, undecided: int, tied: int, unstable: in
         )
     if unstable:
         notes.append(
-            f"{unstable} trial{'s' if unstable != 1 else ''} unstable (failed in float64, held "
-            "when evaluated exactly: float artefacts, replaced by fresh trials)"
+            f"{unstable} trial{'s' if unstable != 1 else ''} unstable (failed in float64 but "
+            "no counterexample when evaluated exactly: held, or decided by no precision; "
+            "replaced by fresh trials)"
         )
     return "".join("; " + n for n in notes)

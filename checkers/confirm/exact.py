@@ -16,12 +16,15 @@ evaluation follows Lean's semantics wherever the float one meant to.
 - `confirmed`: the hypotheses certainly held and the relation certainly fails
   (`=`: the sides' intervals are disjoint; `≤`: lhs entirely above rhs; `<`: lhs
   at or above rhs, so that an exact tie fails a strict inequality; `≠`: every
-  entry the same exact point): a counterexample.
+  entry equal): a counterexample.
 - `holds`: the relation certainly holds, or the hypotheses certainly failed:
   the float64 verdict was an artefact.
-- `undecided`: neither, at the highest precision (an equation of irrationals
-  can only be shown false, never true, by intervals).
-- `unconfirmable`: the jaxpr uses a primitive without an exact rule.
+- `undecided`: neither, at the highest precision. Two intervals that overlap
+  are equal only where they are one quantity (`Numbered`: the same point, or
+  the same computation on the same quantities), so an equation of different
+  computations of one irrational number is never shown true, only not false.
+- `unconfirmable`: the jaxpr uses a primitive without an exact rule, or one
+  trial computes more than `WORK_LIMIT` numbers.
 
 Only `confirmed` is evidence against the statement.
 """

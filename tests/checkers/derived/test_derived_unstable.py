@@ -65,16 +65,19 @@ def test_strict_inequality_at_near_ties_passes() -> None:
 
 def test_near_tie_of_strict_inequality_is_not_a_fail() -> None:
     result = check("Proofs.t", _env(NEAR_TIE))
-    assert result.status == "unsupported", result.reason
+    # most trials tie; whether the few that do not are enough evidence for a pass
+    # depends on the draws, a fail it never is
+    assert result.status in ("pass", "unsupported"), result.reason
     assert result.unstable_trials > 0
-    assert "no counterexample was confirmed" in result.reason
     # an exact tie is still a counterexample to `<`
     assert check("Proofs.t", _env(("(x : ℝ)", "x < x"))).status == "fail"
 
 
 def test_every_trial_unstable_is_not_a_pass() -> None:
-    # x + 10^-30 is x in float64 at every x drawn: every trial ties, every one is unstable
-    result = check("Proofs.t", _env(("(x : ℝ)", "x < x + 1 / 10 ^ 30")), trials=8)
+    # e^x + 1 + 10^-30 is e^x + 1 in float64 at every x: every trial ties, every one is
+    # unstable (exactly, the right side is above the left)
+    tie = ("(x : ℝ)", "Real.exp x + 1 < Real.exp x + 1 + 1 / 10 ^ 30")
+    result = check("Proofs.t", _env(tie), trials=8)
     assert result.status == "unsupported", result.reason
     assert result.reason.startswith("every trial was unstable")
     assert result.unstable_trials > 8

@@ -124,3 +124,12 @@ def test_exact_tie_of_equal_inputs_confirms_a_strict_mutant() -> None:
     result = check("Proofs.t", _env(weakened))
     assert result.status == "fail", result.reason
     assert "the counterexample is confirmed exactly" in result.reason
+
+
+def test_unstable_trials_summed_over_clauses() -> None:
+    both = (LOG_RPOW[0], f"{LOG_RPOW[1]} ∧ Real.log (x ^ y) = Real.log x * y")
+    result = check("Proofs.t", _env(both))
+    assert result.status == "pass", result.reason
+    per_clause = [part["unstable_trials"] for part in result.parts]
+    assert len(per_clause) == 2 and all(n > 0 for n in per_clause)
+    assert result.unstable_trials == sum(per_clause)

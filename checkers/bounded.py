@@ -16,6 +16,10 @@ includes the edge. A bound whose value is
 not finite is not applied; where the bounds cannot all be met (`lo > hi`),
 either the lower or the upper ones are, by the sign of `z`.
 
+In the sampler's *tight* trials (sampling.py) every bounded input sits at one of
+its bounds instead (`at_edge`), so that a statement is checked where its
+hypotheses are only just met.
+
 The hypotheses stay evaluated per trial (premises.py): a trial whose bounds
 could not be met is vacuous, and counted. `bounds_hold` evaluates them here
 in numpy, as the sampler does, where nothing needs compiling.
@@ -32,6 +36,7 @@ from checkers.core import Bound, InputSpec
 _STEEP = 1.702  # logistic(1.702 z) is within 0.01 of the normal CDF: u about uniform
 _EDGE = 2.3
 _ULPS = 64.0  # the least distance from a strict or computed one-sided bound, in its ulps
+_TIGHT = 2.0**-20  # how far inside a strict bound a value at its edge sits, beside the draw
 
 
 def apply_bounds(
@@ -41,10 +46,12 @@ def apply_bounds(
     bounds: Sequence[Bound],
     drawn: Mapping[str, np.ndarray],
     constraint: str | None = None,
+    edge: np.ndarray | None = None,
 ) -> np.ndarray:
     """`x` (the scaled draw `z·s`) moved inside its bounds, elementwise (see the module).
     A sign `constraint` of the input ('nonnegative', 'positive') is a lower bound 0 beside
-    them, so that an upper bound alone (`u ≤ 2^-24` of a `0 ≤ u`) keeps the sign."""
+    them, so that an upper bound alone (`u ≤ 2^-24` of a `0 ≤ u`) keeps the sign. Where
+    `edge` (a bool per element) holds, the value sits at a bound instead (`at_edge`)."""
     if not bounds:
         return x
     lo, lo_strict = np.full(x.shape, -np.inf), np.zeros(x.shape, dtype=bool)
@@ -86,9 +93,37 @@ def apply_bounds(
         # a non-strict bound is met with equality now and then (Lean's `≤` includes it)
         out = np.where(has_lo & ~lo_strict & (z < -_EDGE) & (lo <= hi), lo, out)
         out = np.where(has_hi & ~hi_strict & (z > _EDGE) & (lo <= hi), hi, out)
+        if edge is not None:
+            at = at_edge(z, step, lo, hi, lo_strict, hi_strict, has_lo, has_hi)
+            out = np.where(edge & np.isfinite(at), at, out)
         for v in avoid:
             out = np.where(out == v, out + np.where(v == 0, s, np.abs(v) * 0.5 + s), out)
     return out
+
+
+def at_edge(
+    z: np.ndarray,
+    step: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    lo_strict: np.ndarray,
+    hi_strict: np.ndarray,
+    has_lo: np.ndarray,
+    has_hi: np.ndarray,
+) -> np.ndarray:
+    """A value at a bound: on it where the bound allows equality (non-strict, exact), else
+    inside it by 2^-20 of the draw's size (at least `_ULPS` of the bound's ulps). Between
+    two bounds, the lower or the upper one by the sign of `z`; NaN where there is none."""
+    tiny = np.maximum(step * _TIGHT, _ULPS * np.abs(np.spacing(np.where(has_lo, lo, 0.0))))
+    up = np.where(lo_strict, tiny, 0.0)
+    tiny = np.maximum(step * _TIGHT, _ULPS * np.abs(np.spacing(np.where(has_hi, hi, 0.0))))
+    down = np.where(hi_strict, tiny, 0.0)
+    both = has_lo & has_hi & (lo <= hi)
+    low = np.where(both, z < 0, has_lo & ~has_hi)
+    high = np.where(both, z >= 0, has_hi & ~has_lo)
+    out = np.where(low, lo + up, np.where(high, hi - down, np.nan))
+    # a bound within its own rounding of the other (`lo + up > hi`) is left as drawn
+    return np.where(both & ((out < lo) | (out > hi)), np.nan, out)
 
 
 def bounds_hold(

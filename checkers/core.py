@@ -76,6 +76,9 @@ class Bound:
     # the value is the hypothesis's own side, computed without rounding (a constant, an
     # input, -w, |W|, a max): only then does a draw equal to it meet the hypothesis exactly
     exact: bool = False
+    # the inputs the value reads as a difference (`|xt - x|`, `|a i k - b i k|`), each pair
+    # in the order written: the sampler draws them close together in some trials
+    pairs: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.side not in BOUND_SIDES:

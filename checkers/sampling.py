@@ -30,6 +30,10 @@ whose sides overflow at a stressed scale so (evaluation.py).
 
 Bounds. A real input's `bounds` are met by construction (bounds.py), the
 inputs they read drawn first.
+
+Regimes. Some trials, by trial number, draw inputs where a false statement
+often fails: close together, on a hypothesis's edge, at 0 and ±1 (regimes.py).
+The rest are drawn as above.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from checkers.core import FIN, INDEX_MAP, INT, NAT, REAL, InputSpec
 from checkers.dims import DimsError as DimsError
 from checkers.dims import _draw_dims as _draw_dims
 from checkers.dims import draw_dims as draw_dims
+from checkers.regimes import near_values, partners, regimes, with_boundary_values
 from checkers.streams import Stream, input_key, seed_words
 
 Sample = Callable[[Stream, tuple[int, ...]], np.ndarray]
@@ -201,10 +206,12 @@ def sample_input(
     stream: Stream,
     scales: np.ndarray | float = 1.0,
     drawn: Mapping[str, np.ndarray] | None = None,
+    tight: np.ndarray | None = None,
 ) -> np.ndarray:
     """One input's values in every trial of `stream`: (trials, *shape), float64 for reals,
     int64 otherwise. `scales` (one per trial, or one for all) applies to stressed reals;
-    `drawn` holds the inputs the spec's bounds read."""
+    `drawn` holds the inputs the spec's bounds read; in the `tight` trials (a bool per
+    trial) a bounded input sits at its bounds."""
     if spec.kind == REAL:
         sampler = SAMPLERS.get(spec.distribution)
         if sampler is None:
@@ -215,7 +222,10 @@ def sample_input(
         s = np.asarray(scales if sampler.stress else 1.0, dtype=np.float64)
         s = np.broadcast_to(s.reshape(s.shape + (1,) * (z.ndim - s.ndim)), z.shape)
         x = apply_constraint(z * s, spec.constraint)
-        return apply_bounds(x, z, s, spec.bounds, drawn or {}, spec.constraint)
+        edge = None if tight is None else np.asarray(tight, dtype=bool)
+        if edge is not None:
+            edge = np.broadcast_to(edge.reshape(edge.shape + (1,) * (z.ndim - 1)), z.shape)
+        return apply_bounds(x, z, s, spec.bounds, drawn or {}, spec.constraint, edge)
     if spec.kind == NAT:
         assert spec.hi is not None
         return stream.integers(spec.lo, spec.hi + 1)
@@ -264,10 +274,21 @@ def sample_batch(
     scales = trial_scales(specs, plan, t, dtype)
     if unit is not None:
         scales = np.where(np.asarray(unit, dtype=bool), 1.0, scales)
+    near, tight, edge = regimes(t, dtype)
+    partner = partners(specs) if near.any() else {}
     for name in bounds_order(specs):
-        if name not in values:
-            stream = Stream(input_key(base, name), t)
-            values[name] = sample_input(specs[name], stream, scales, values)
+        if name in values:
+            continue
+        spec = specs[name]
+        values[name] = sample_input(spec, Stream(input_key(base, name), t), scales, values, tight)
+        if edge.any() and not spec.bounds:
+            stream = Stream(input_key(base, f"{name}#edge"), t)
+            x = with_boundary_values(spec, values[name], stream, edge, scales)
+            values[name] = apply_constraint(x, spec.constraint) if spec.kind == REAL else x
+        other = next((p for p in partner.get(name, ()) if p in values), None)
+        if other is not None:
+            x = near_values(values[name], values[other], near)
+            values[name] = apply_constraint(x, spec.constraint)
     return {name: values[name] for name in specs}
 
 

@@ -7,7 +7,9 @@ cast to ℝ, `+ - * /`, `^` by a natural number, `|·|`, `Real.sqrt`,
 `Real.exp`, and `∑` over labels (`check_numeric` says whether a term is one).
 Values carry the labels of their axes, so `∀ i j, |W i j| ≤ w` gives `|W|` over
 (i, j), which `BoundValue` reduces (max for a lower bound, min for
-an upper one) to the target's labels.
+an upper one) to the target's labels. The pairs of inputs a bound subtracts
+(`|xt - x| ≤ ea`) travel with it (`Bound.pairs`): the sampler draws them close
+together in some trials, where the statement is about their difference.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import numpy as np
 
 from checkers.core import Bound
 from checkers.derived.types import REAL_NAMES, const_name, head_and_args
+from theorem_index.lean import print_term
 from theorem_index.lean import syntax as S
 
 if TYPE_CHECKING:
@@ -234,7 +237,37 @@ def to_bound(plan: BoundPlan, dims: Mapping[str, int], rank: int) -> Bound | Non
         return None
     value = BoundValue(plan, tuple(sorted((k, int(v)) for k, v in dims.items())))
     names = tuple(sorted(plan.names))
-    return Bound(plan.side, plan.strict, names, value, plan.text, plan.hyp, _exact(plan.expr))
+    exact = _exact(plan.expr)
+    pairs = tuple(differences(plan.expr, plan.names))
+    return Bound(plan.side, plan.strict, names, value, plan.text, plan.hyp, exact, pairs)
+
+
+def differences(t: S.Term, reals: Collection[str]) -> list[tuple[str, str]]:
+    """The pairs of real inputs `t` subtracts one from the other: `a - b`, or `a i j - b i j`
+    (the same arguments), anywhere in `t`."""
+    out: list[tuple[str, str]] = []
+
+    def operand(u: S.Term) -> tuple[str, str] | None:
+        while isinstance(u, S.Paren):
+            u = u.term
+        head, args = head_and_args(u)
+        if isinstance(head, S.Var | S.Ident) and head.name in reals:
+            return head.name, " ".join(str(print_term(a)) for a in args)
+        return None
+
+    def walk(u: S.Term) -> None:
+        if isinstance(u, S.BinOp) and u.op == "-":
+            a, b = operand(u.lhs), operand(u.rhs)
+            if a is not None and b is not None and a[0] != b[0] and a[1] == b[1]:
+                out.append((a[0], b[0]))
+        for name in S.node_fields(type(u)):
+            value = getattr(u, name)
+            for item in value if isinstance(value, tuple) else (value,):
+                if isinstance(item, S.Term):
+                    walk(item)
+
+    walk(t)
+    return out
 
 
 def _exact(t: S.Term) -> bool:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from checkers.derived.equations import EqnFn, Param
 from checkers.derived.errors import EvalError
 from checkers.derived.substitute import substitute
+from checkers.derived.trees import Node, draw_as_tree
 from checkers.derived.types import (
     REAL_NAMES,
     Ty,
@@ -192,6 +193,8 @@ class _Leaves(Protocol):
 
     def type_params(self, type_name: str) -> int: ...
 
+    def node(self, type_name: str) -> Node | None: ...
+
 
 def draw_leaves(
     every: tuple[S.Binder, ...], extra: tuple[S.Binder, ...], core: S.BinOp, sem: _Leaves
@@ -223,7 +226,12 @@ def draw_leaves(
                 notes.append(string_note(n))
                 continue
             assert leaf is not None and type_name is not None
-            drawn, value, note = draw_as_leaf(n, ty, leaf, sem.type_params(type_name))
+            node = sem.node(type_name)
+            params = sem.type_params(type_name)
+            if node is not None:
+                drawn, value, note = draw_as_tree(n, ty, leaf, node, params)
+            else:
+                drawn, value, note = draw_as_leaf(n, ty, leaf, params)
             items.extend(drawn)
             where.extend([k >= start] * len(drawn))
             mapping[n] = value

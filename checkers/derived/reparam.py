@@ -8,7 +8,9 @@ trials vacuous if z were drawn on its own. Such a z is sampled as
     z := l + s, z := u - s with s ≥ 0          (one bound)
 
 a point of every interval [l, u] that is not empty, so the statement is the same
-(Lean's `∀ z`, over the z that satisfy the premises). The premises stay evaluated
+(Lean's `∀ z`, over the z that satisfy the premises). The theorem's own binders
+are drawn so as well as those of its statement (`(hscaleA : |sdpa_scale d| ≤
+scaleA)` would otherwise hold in about a third of the trials). The premises stay evaluated
 per trial, so a trial with `l > u` (no such z) or one rounded outside is vacuous
 and counted; `0 ≤ s`, `s ≤ 1` are bounds the sampler meets. The checker's
 assumptions say how each such z was drawn.
@@ -36,15 +38,32 @@ def reparametrise(
     of `extra` whose bounds are not numeric drawn inside them (see the module)."""
     notes: list[str] = []
     start = len(every) - len(extra)
-    items = list(every)
-    k = start
+    # one binder a name, each marked whether it is among the statement's binders
+    items: list[S.Binder] = []
+    inside: list[bool] = []
+    for k, b in enumerate(every):
+        group = _is_real(b.type) and len(b.names) > 1 and b.pattern is None
+        parts = [dataclasses.replace(b, names=(n,)) for n in b.names] if group else [b]
+        items.extend(parts)
+        inside.extend([k >= start] * len(parts))
+    k = 0
     while k < len(items):
         got = _rewrite(items, k, core)
         if got is not None:
-            items, core, note = got
+            new, core, note = got
+            added = len(new) - len(items)
+            inside[k + 1 : k + 1] = [inside[k]] * added
+            items = new
             notes.append(note)
         k += 1
-    return tuple(items), tuple(items[start:]), core, tuple(notes)
+    if not notes:
+        return every, extra, core, ()
+    return (
+        tuple(items),
+        tuple(b for b, x in zip(items, inside, strict=True) if x),
+        core,
+        tuple(notes),
+    )
 
 
 def _rewrite(

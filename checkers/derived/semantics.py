@@ -39,6 +39,7 @@ from checkers.derived.plugins import build_library, load_packs
 from checkers.derived.probability import PROBABILITY
 from checkers.derived.reach import Reach
 from checkers.derived.structures import is_structure_field, structure_sampler
+from checkers.derived.trees import Node, node_of
 from checkers.derived.types import (
     ARRAY_TYPES,
     INT_NAMES,
@@ -274,6 +275,16 @@ class Semantics:
             fn = self.equation(c)
             if isinstance(fn, CtorFn) and not self.missing(c):
                 found = leaf_of(fn, params)
+                if found is not None:
+                    return found
+        return None
+
+    def node(self, type_name: str) -> Node | None:
+        """The constructor a binder of `type_name` is drawn as trees of (trees.py), if any."""
+        for c in self.constructors(type_name):
+            fn = self.equation(c)
+            if isinstance(fn, CtorFn) and not self.missing(c):
+                found = node_of(fn)
                 if found is not None:
                     return found
         return None

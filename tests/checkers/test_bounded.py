@@ -12,6 +12,7 @@ from checkers.core import Bound, InputSpec
 from checkers.sampling import (
     draw_key,
     fin_plan,
+    regimes,
     sample_batch,
     sample_trial,
     stress_scales,
@@ -92,8 +93,9 @@ def test_bound_by_an_earlier_input_elementwise_and_reduced() -> None:
 def test_bounded_input_keeps_the_trial_scale() -> None:
     x = draw({"x": InputSpec.real(bounds=(const("lower", 0.0, strict=True),))}, 64)["x"]
     scales = stress_scales(np.arange(64), "float64")
+    loose = ~regimes(np.arange(64), "float64")[1]  # the tight trials sit at the bound
     for s in (1e-3, 1e3):
-        assert 0.05 * s < np.median(x[scales == s]) < 5 * s
+        assert 0.05 * s < np.median(x[(scales == s) & loose]) < 5 * s
 
 
 def test_skip_bound_that_is_not_finite() -> None:
@@ -150,3 +152,67 @@ def test_an_upper_bound_alone_keeps_the_sign_constraint(constraint: str) -> None
     assert u.max() <= 0.0625
     assert (u > 0).all() if constraint == "positive" else (u >= 0).all()
     assert u.std() > 0.01  # spread over the interval, not stuck at an end
+
+
+def test_tight_trials_sit_on_a_bound_that_allows_equality_and_just_inside_a_strict_one() -> None:
+    specs = {
+        "x": InputSpec.real(bounds=(const("lower", 2.0),)),
+        "e": InputSpec.real(bounds=(const("lower", 0.0, strict=True),)),
+        "w": InputSpec.real((3,), bounds=(const("lower", -1.0), const("upper", 1.0))),
+    }
+    got = draw(specs, 64)
+    tight = regimes(np.arange(64), "float64")[1]
+    assert tight.sum() == 20 and (got["x"][tight] == 2.0).all()
+    assert (got["x"][~tight] > 2.0).mean() > 0.9  # elsewhere rarely on the bound
+    e = got["e"][tight]
+    assert (e > 0).all() and (e < 1e-4).all()
+    assert np.isin(got["w"][tight], (-1.0, 1.0)).all()
+    assert bounds_hold(specs, got)["h"].all()
+
+
+def test_near_trials_draw_a_pair_the_bound_subtracts_close_together() -> None:
+    # |xt - x| ≤ ea: in the near trials x is xt moved by 2^-20 of its own draw, so ea,
+    # bounded below by the difference, can be small as well (the tight trials)
+    diff = Bound(
+        "lower",
+        False,
+        ("x", "xt"),
+        lambda v: np.abs(v["xt"] - v["x"]),
+        "|xt - x| ≤ ea",
+        "hx",
+        pairs=(("xt", "x"),),
+    )
+    specs = {"xt": InputSpec.real(), "x": InputSpec.real(), "ea": InputSpec.real(bounds=(diff,))}
+    got = draw(specs, 64)
+    near, tight, _ = regimes(np.arange(64), "float64")
+    gap = np.abs(got["xt"] - got["x"])
+    scale = stress_scales(np.arange(64), "float64")
+    assert (gap[near] < 1e-5 * scale[near]).all()  # 2^-20 of a normal draw at its scale
+    assert (gap[~near] > 1e-3 * scale[~near]).mean() > 0.9
+    both = near & tight
+    assert both.sum() == 8 and (got["ea"][both] < 1e-4 * scale[both]).all()
+    assert bounds_hold(specs, got)["hx"].all()
+    # the same draw for the same trial, alone
+    alone = sample_trial(specs, fin_plan(specs, 1), BASE, 12)
+    assert alone["x"] == got["x"][12] and alone["ea"] == got["ea"][12]
+
+
+def test_boundary_trials_mix_zero_and_one_into_inputs_within_their_domain() -> None:
+    specs = {
+        "x": InputSpec.real((6,)),
+        "p": InputSpec.real((6,), constraint="positive"),
+        "k": InputSpec.nat(2, 9),
+        "w": InputSpec.real(bounds=(const("lower", 5.0),)),
+    }
+    got = draw(specs, 256)
+    edge = regimes(np.arange(256), "float64")[2]
+    x, p = got["x"][edge], got["p"][edge]
+    assert (x == 0).any() and (x == 1).any() and (x == -1).any()
+    assert (got["x"][~edge] != 0).all()
+    assert (p > 0).all() and (p == 1).any()  # 0 and -1 become 1: the constraint holds
+    assert set(got["k"][edge]) >= {2, 3} and (got["k"] >= 2).all()
+    assert (got["w"] >= 5).all()  # a bounded input keeps its bounds
+    # the same draw for the same trial, alone
+    t = int(np.flatnonzero(edge)[0])
+    alone = sample_trial(specs, fin_plan(specs, 1), BASE, t)
+    assert (alone["x"] == got["x"][t]).all() and alone["k"] == got["k"][t]

@@ -87,12 +87,15 @@ def test_a_definition_by_cases_on_constructors_unfolds_and_catches_a_wrong_case(
     assert check("Proofs.den_nested_wrong", env, trials=16).status == "fail"
 
 
-def test_a_binder_of_the_type_is_drawn_as_its_leaf_and_the_result_says_so() -> None:
+def test_a_binder_of_the_type_is_drawn_as_trees_of_its_node_and_the_result_says_so() -> None:
+    # `add : Ex n → Ex n → Ex n` is a node: a binder is a tree of `add` over `leaf`, its
+    # leaves' data stacked over a dimension of its own
     env = _env()
     checker = derive("Proofs.den_add", env)
     assert isinstance(checker, DerivedChecker)
-    assert set(checker.input_specs({"n": 3})) == {"a", "b"}
-    notes = [a for a in checker.assumptions if "drawn as `Ex.leaf`" in a]
+    specs = checker.input_specs({"n": 3, "a_leaves": 2, "b_leaves": 4})
+    assert {k: s.shape for k, s in specs.items()} == {"a": (2, 3), "b": (4, 3)}
+    notes = [a for a in checker.assumptions if "drawn as trees of `Ex.add` over `Ex.leaf`" in a]
     assert len(notes) == 2 and notes[0].startswith("a : Ex n")
 
 

@@ -1,0 +1,88 @@
+"""Inputs drawn where a false statement fails: trees of several depths, inputs a hypothesis
+subtracts drawn close together, hypotheses met at their edge, and hypotheses on a
+theorem's own binders sampled to hold. Self-contained statements of the shapes of the
+upstream misses (tests/checkers/test_upstream_draws.py has the upstream theorems)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from derived_support import environment
+
+from checkers import Environment, check, sampling
+from theorem_index.readers.lean_source import read_lean_source
+
+SOURCE = """
+namespace Proofs
+
+inductive SumTree where
+  | leaf : ℝ → SumTree
+  | node : SumTree → SumTree → SumTree
+
+namespace SumTree
+def eval : SumTree → ℝ
+  | leaf x => x
+  | node l r => l.eval + r.eval
+def sumAbs : SumTree → ℝ
+  | leaf x => |x|
+  | node l r => l.sumAbs + r.sumAbs
+def size : SumTree → ℕ
+  | leaf _ => 1
+  | node l r => l.size + r.size
+end SumTree
+
+theorem tree_abs (t : SumTree) : |t.eval| ≤ t.sumAbs := sorry
+theorem tree_abs_swapped (t : SumTree) : t.sumAbs ≤ |t.eval| := sorry
+theorem tree_one_le_size (t : SumTree) : 1 ≤ t.size := sorry
+theorem tree_two_le_size (t : SumTree) : 2 ≤ t.size := sorry
+
+theorem mul_close {xt x yt y ea ec A C : ℝ} (hx : |xt - x| ≤ ea) (hy : |yt - y| ≤ ec)
+    (hA : |x| ≤ A) (hC : |y| ≤ C) : |xt * yt - x * y| ≤ A * ec + ea * C + ea * ec := sorry
+theorem mul_close_plus {xt x yt y ea ec A C : ℝ} (hx : |xt - x| ≤ ea) (hy : |yt - y| ≤ ec)
+    (hA : |x| ≤ A) (hC : |y| ≤ C) : |xt * yt + x * y| ≤ A * ec + ea * C + ea * ec := sorry
+
+noncomputable def scale (d : ℕ) : ℝ := 1 / Real.sqrt (↑d)
+
+theorem scaled_le {d : ℕ} {s : ℝ} (x : Vec d) (hs : |scale d| ≤ s) (i : Fin d) :
+    |scale d * x i| ≤ s * |x i| := sorry
+theorem scaled_le_swapped {d : ℕ} {s : ℝ} (x : Vec d) (hs : |scale d| ≤ s) (i : Fin d) :
+    s * |x i| ≤ |scale d * x i| := sorry
+
+end Proofs
+"""
+
+
+@pytest.fixture(scope="module")
+def env() -> Environment:
+    doc = read_lean_source("Regimes.lean", SOURCE, "Regimes.lean")
+    assert not doc.errors, doc.errors
+    return environment(*doc.declarations)
+
+
+def test_check_tree_statement_at_several_depths(env: Environment) -> None:
+    # equal at a leaf, strict at a node of leaves of both signs: only a tree sees the swap
+    assert check("Proofs.tree_abs", env, trials=16).status == "pass"
+    assert check("Proofs.tree_one_le_size", env, trials=16).status == "pass"
+    swapped = check("Proofs.tree_abs_swapped", env, trials=16)
+    assert swapped.status == "fail", swapped.reason
+    assert "t_leaves=2" in (swapped.reason or "")  # shrunk to the fewest leaves that fail
+    # ... and a leaf is still among the draws: false only there
+    assert check("Proofs.tree_two_le_size", env, trials=16).status == "fail"
+
+
+def test_fail_difference_statement_only_where_the_pair_is_close(
+    env: Environment, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert check("Proofs.mul_close", env, trials=16).status == "pass"
+    assert check("Proofs.mul_close_plus", env, trials=16).status == "fail"
+    # drawn as before (no near or tight trials), the false statement passes
+    none = np.zeros(16, dtype=bool)
+    monkeypatch.setattr(sampling, "regimes", lambda t, dtype: (none[: len(t)],) * 3)
+    assert check("Proofs.mul_close_plus", env, trials=16).status == "pass"
+
+
+def test_sample_theorem_binder_bounded_by_a_definition_to_hold(env: Environment) -> None:
+    result = check("Proofs.scaled_le", env, trials=16)
+    assert result.status == "pass", result.reason
+    assert result.vacuous_trials == 0
+    assert check("Proofs.scaled_le_swapped", env, trials=16).status == "fail"

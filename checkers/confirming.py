@@ -190,22 +190,24 @@ def _replacements(
     count: int,
     size: int,
 ) -> tuple[Rows, int]:
-    """`count` fresh trials numbered from `first`, evaluated as any other (in batches of
-    the program's size)."""
+    """`count` fresh trials numbered from `first`, each evaluated in the fixed batch of
+    `size` consecutive trials it belongs to, as `Session.trial_values` (repro) evaluates
+    it again."""
     parts: list[Rows] = []
     rescaled = 0
-    for start in range(first, first + count, size):
-        keep = min(size, first + count - start)
+    end = first + count
+    for start in range(first - first % size, end, size):
+        lo, hi = max(first, start) - start, min(end, start + size) - start
         batch, outs, held, redo = session.evaluate_batch(
             specs, dims, progs, range(start, start + size)
         )
-        rescaled += int(redo[:keep].sum())
+        rescaled += int(redo[lo:hi].sum())
         parts.append(
             Rows(
-                tuple(o[:keep] for o in outs),
-                {k: v[:keep] for k, v in batch.items()},
-                None if held is None else held[:keep],
-                np.arange(start, start + keep),
+                tuple(o[lo:hi] for o in outs),
+                {k: v[lo:hi] for k, v in batch.items()},
+                None if held is None else held[lo:hi],
+                np.arange(start + lo, start + hi),
             )
         )
     rows = parts[0]

@@ -133,3 +133,23 @@ def test_unstable_trials_summed_over_clauses() -> None:
     per_clause = [part["unstable_trials"] for part in result.parts]
     assert len(per_clause) == 2 and all(n > 0 for n in per_clause)
     assert result.unstable_trials == sum(per_clause)
+
+
+def test_replacement_trials_replay_bit_for_bit() -> None:
+    # a trial drawn in place of an unstable one is evaluated in its own fixed batch, so that
+    # trial_values (repro) gives exactly its values
+    from checkers.confirming import _replacements
+
+    checker = derive("Proofs.t", _env(LOG_RPOW))
+    session = Session(checker, 20, 0, "float64", tolerance_for("float64", None))
+    specs = session.specs({})
+    progs = session.programs({}, specs)
+    size = progs[0].batch
+    rows, _ = _replacements(session, specs, {}, progs, 20, 2 * size, size)
+    assert list(rows.numbers) == list(range(20, 20 + 2 * size))
+    for k, trial in enumerate(rows.numbers):
+        inputs, outs = session.trial_values({}, int(trial))
+        assert all(np.array_equal(inputs[n], rows.inputs[n][k]) for n in inputs)
+        assert all(
+            np.array_equal(o, r[k], equal_nan=True) for o, r in zip(outs, rows.outs, strict=True)
+        )

@@ -28,6 +28,7 @@ from checkers.derived.binders import plan_binders
 from checkers.derived.derive import shared_semantics
 from checkers.derived.errors import NotSupported
 from checkers.derived.inductives import draw_leaves
+from checkers.derived.instances import instantiate
 from checkers.derived.propositions import clauses
 from checkers.derived.reparam import reparametrise
 from checkers.derived.statement import split_statement
@@ -94,7 +95,14 @@ def blocker(name: str, env: Environment) -> Blocker | None:
     analysis = analyse_declaration(decl, sem.known)
     if analysis.errors or analysis.statement is None or analysis.binders is None:
         return Blocker("the statement does not parse")
-    parts = clauses(analysis.binders, analysis.statement, sem)
+    binders, statement = analysis.binders, analysis.statement
+    try:  # a generic statement: at the first modelled type its classes allow (ℝ, ℤ, ...)
+        variants = instantiate(binders, statement)
+    except NotSupported as e:
+        return Blocker(e.reason, tuple(e.missing))
+    if variants is not None:
+        binders, statement = variants[0][0].binders, variants[0][0].statement
+    parts = clauses(binders, statement, sem)
     if isinstance(parts, Unsupported):
         return Blocker(parts.reason, tuple(parts.missing))
     for k, part in enumerate(parts):

@@ -34,9 +34,10 @@ __all__ = ["repro"]
 def _clause_to_replay(
     checker: Any, *, trials: int, seed: int, dtype: str, dims: Mapping[str, int]
 ) -> tuple[Any, str]:
-    """The clause of a statement of several clauses whose trial a replay shows: the one the
-    whole check reports (the first that errs or fails, else the largest error), and how
-    its result names it. Each clause samples as the whole check does (its name and seed)."""
+    """The clause of a statement of several clauses (or the statement at one modelled type,
+    checkers/derived/instances.py) whose trial a replay shows: the one the whole check
+    reports (the first that errs or fails, else the largest error), and how its result
+    names it (`R := ℤ`). Each samples as the whole check does (its name and seed)."""
     whole = run_checker(
         checker, trials=trials, seed=seed, dtype=dtype, dims=dims, draws=1, shrink_failures=False
     )
@@ -47,8 +48,7 @@ def _clause_to_replay(
     )
     if k is None:
         k = max(range(len(rows)), key=lambda i: rows[i].get("max_abs_err") or 0.0, default=0)
-    n = len(checker.clauses)
-    return checker.clauses[k], f"clause {k + 1} of {n} ({checker.texts[k]})"
+    return checker.clauses[k], checker.part_name(k)
 
 
 def repro(

@@ -13,9 +13,11 @@ Modules, by idea: values (what terms evaluate to), numerals (numerals whose
 type is not fixed yet), total and coercion and arith (Lean's arithmetic at
 each type), types, evaluate with its parts operators, forms, patterns,
 notation, elaboration and arguments (the interpreter), vectorise, derivatives,
-equations and definitions (definitions unfolded, recursive ones included), binders and premises
-(hypotheses), structures, drawn_functions and drawn_lists (binders drawn by a sampler:
-structures, functions, integers and lists, whose lengths are dimensions),
+equations and definitions (definitions unfolded, recursive ones included), binders (with
+binder_shapes) and premises (hypotheses), instances (a statement over type variables
+checked at each modelled type that meets its classes, or refused naming the class),
+structures, drawn_functions and drawn_lists (binders drawn by a sampler: structures,
+functions, integers and lists, whose lengths are dimensions),
 derive; statements of several clauses: propositions (conjunctions split,
 predicates unfolded, with substitute), readings (`≠`, `↔`), conjunction (their
 checker), reparam and bound_search (premises sampled to hold). The semantics

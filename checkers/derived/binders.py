@@ -2,8 +2,10 @@
 
 - `{N a c : ℕ}` used in a type (or passed to a function) is a dimension the
   harness draws; any other ℕ binder is a sampled natural number.
-- `ℝ`, `Vec n`, `Mat m n`, `Tensor3`, `Kernel4`, `Fin n → ℝ`, `Fin n → M`
-  (a generic `{M : Type*}` checked at ℝ) are real arrays; `Fin n` an index;
+- `ℝ`, `Vec n`, `Mat m n`, `Tensor3`, `Kernel4`, `Fin n → ℝ` are real arrays (a
+  type variable with classes was replaced by each modelled type that is an instance
+  of them before this plan: instances.py; `Fin n → ℤ` is then an integer array);
+  `Fin n` an index;
   `Fin m → Fin D` an index map; `ℤ` a sampled integer and `List α` a list of a
   drawn length (drawn_lists.py: the length is a dimension, or what a hypothesis
   `xs.length = n` fixes).
@@ -14,6 +16,9 @@
   constraints; the bounds and every other decidable hypothesis are evaluated per
   trial, and where one fails the trial holds vacuously (Lean's implication; see
   premises.py); the rest (`Differentiable ℝ f`, ...) are recorded as assumptions.
+- Class binders: `[NeZero n]` a dimension constraint, `[Fact P]` the hypothesis P, a
+  class on modelled types holds by instances.py's table; any other is not modelled and
+  the theorem is refused (a class is never assumed).
 """
 
 from __future__ import annotations
@@ -23,9 +28,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from checkers.core import DimConstraint
+from checkers.derived.binder_shapes import drawn_function, fin_type, indexed_by_fin
 from checkers.derived.bounds import BoundPlan, plan_all, unfold_intervals
 from checkers.derived.drawn_lists import Length, Lists
 from checkers.derived.errors import NotSupported
+from checkers.derived.instances import ANY_TYPE, class_name, holds, modelled_name
 from checkers.derived.lean_core import CORE
 from checkers.derived.structures import structure_sampler
 from checkers.derived.types import (
@@ -33,7 +40,6 @@ from checkers.derived.types import (
     LIST_NAMES,
     NAT_NAMES,
     REAL_NAMES,
-    array_rank,
     const_name,
     head_and_args,
 )
@@ -41,34 +47,6 @@ from theorem_index.lean import syntax as S
 
 _CMP = {"<": "<", "≤": "<=", ">": ">", "≥": ">=", "=": "==", "≠": "!="}
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
-# Classes that ℝ satisfies, for a generic type checked at ℝ.
-REAL_CLASSES = frozenset(
-    {
-        "AddCommMonoid",
-        "AddCommGroup",
-        "AddMonoid",
-        "AddGroup",
-        "Monoid",
-        "CommMonoid",
-        "Semiring",
-        "CommSemiring",
-        "Ring",
-        "CommRing",
-        "Field",
-        "LinearOrder",
-        "NormedAddCommGroup",
-        "NormedSpace",
-        "InnerProductSpace",
-        "Module",
-        "DecidableEq",
-        "Nonempty",
-        "Inhabited",
-        "Zero",
-        "One",
-        "Add",
-        "Mul",
-    }
-)
 # Core functions of numbers whose ℕ arguments need not be constants.
 VALUE_FUNCTIONS = frozenset(b.name for b in CORE) - {"Fin.last", "Finset.range"}
 # Finite sets whose bounds size an axis: what they read is a dimension.
@@ -83,6 +61,9 @@ NONFUNCTIONAL_HYPS = (
     "Proofs.HasVJP",
     "Proofs.HasVJPAt",
 )
+
+# hypotheses that give a derivative's value, which no independent draw meets
+_DERIVATIVE_IS = frozenset({"HasDerivAt", "HasFDerivAt"})
 
 
 @dataclass(frozen=True)
@@ -236,7 +217,7 @@ def plan_binders(
             plan.inputs.append(Input(name, ty, "list"))
         elif _is_prop(ty):
             _hypothesis(plan, name, ty)
-        elif not _indexed_by_fin(ty) and not _drawn_function(ty):
+        elif not indexed_by_fin(ty) and not drawn_function(ty):
             raise NotSupported(
                 f"the binder {name} : {_text(ty)} is not a number, index or array over Fin, "
                 "so it cannot be sampled"
@@ -260,37 +241,13 @@ def _list_dims(plan: Plan) -> None:
     ] + bounds
 
 
-def _indexed_by_fin(ty: S.Term) -> bool:
-    """Whether every argument a function type takes is a `Fin` index (or a pair of them):
-    the arrays the sampler draws. A function of a vector or of a real is not drawn."""
-    t = ty
-    while isinstance(t, S.Paren):
-        t = t.term
-    while isinstance(t, S.BinOp) and t.op == "→":
-        if not _fin_type(t.lhs):
-            return False
-        t = t.rhs
-        while isinstance(t, S.Paren):
-            t = t.term
-    return True
-
-
-def _fin_type(t: S.Term) -> bool:
-    while isinstance(t, S.Paren):
-        t = t.term
-    if isinstance(t, S.BinOp) and t.op == "×":
-        return _fin_type(t.lhs) and _fin_type(t.rhs)
-    h, args = head_and_args(t)
-    return const_name(h) == "Fin" and len(args) == 1
-
-
 def _role(ty: S.Term, plan: Plan) -> str:
     h, args = head_and_args(ty)
     if const_name(h) == "Fin" and len(args) == 1:
         return "fin"
     if not args and structure_sampler(const_name(h)) is not None:
         return "struct"
-    if _drawn_function(ty):
+    if drawn_function(ty):
         return "function"
     if _is_name(ty, REAL_NAMES):
         return "real"
@@ -306,39 +263,29 @@ def _role(ty: S.Term, plan: Plan) -> str:
     return "real"
 
 
-def _drawn_function(ty: S.Term) -> bool:
-    t = ty.term if isinstance(ty, S.Paren) else ty
-    return isinstance(t, S.BinOp) and t.op == "→" and _draws_function(t)
-
-
-def _draws_function(ty: S.BinOp) -> bool:
-    """`A → B` of one argument that is not an index (drawn_functions.py decides the rest)."""
-    dom = ty.lhs.term if isinstance(ty.lhs, S.Paren) else ty.lhs
-    h, _ = head_and_args(dom)
-    name = const_name(h)
-    if name is None or not (name in REAL_NAMES or array_rank(name) is not None):
-        return False  # `Fin n → …`, `Fin m × Fin n → ℝ` are arrays; other domains are not drawn
-    rest = ty.rhs.term if isinstance(ty.rhs, S.Paren) else ty.rhs
-    if isinstance(rest, S.BinOp) and rest.op == "→":
-        h2, _ = head_and_args(rest.lhs)
-        return const_name(h2) == "Fin"  # `Vec m → Fin n → ℝ` is `Vec m → Vec n`
-    return True
-
-
 def _instance(plan: Plan, ty: S.Term) -> None:
-    h, args = head_and_args(ty)
-    name = const_name(h) or ""
-    short = name.rsplit(".", 1)[-1]
+    """A class binder left after the type variables were instantiated (instances.py): on a
+    dimension (`[NeZero n]`) a dimension constraint, `[Fact P]` the hypothesis P, on
+    modelled types (`[DecidableEq (Fin n)]`) what the table says; anything else is not
+    modelled, and never assumed."""
+    _, args = head_and_args(ty)
+    short = class_name(ty)
     if short == "NeZero" and len(args) == 1 and _dim_side(args[0], plan.dims) is not None:
         side = _dim_side(args[0], plan.dims)
         assert side is not None
         plan.dim_constraints.append(DimConstraint(side, "!=", 0))
         return
-    if short in REAL_CLASSES and all(
-        isinstance(a, S.Var | S.Ident) and a.name in plan.type_vars for a in args
-    ):
+    if short == "Fact" and len(args) == 1:
+        _hypothesis(plan, f"[Fact {len(plan.hyps) + 1}]", args[0])
         return
-    plan.assumptions.append(f"instance [{_text(ty)}] assumed")
+    if short in ANY_TYPE:
+        return
+    types = [modelled_name(a) or ("Fin" if fin_type(a) else "") for a in args]
+    if types == ["Fin"] and short in ("Fintype", "Finite"):
+        return
+    if all(types) and holds(short, [str(t) for t in types]):
+        return
+    raise NotSupported(f"the instance [{_text(ty)}] is not modelled")
 
 
 def _hypothesis(plan: Plan, name: str, prop: S.Term) -> None:
@@ -379,6 +326,15 @@ def _hypothesis(plan: Plan, name: str, prop: S.Term) -> None:
             plan.hyps.append(Hyp(name, prop, "dims", text))
             return
     if _unsampled(prop):
+        drawn = {i.name for i in plan.inputs}
+        if any(
+            isinstance(u, S.App)
+            and const_name(head_and_args(u)[0]) in _DERIVATIVE_IS
+            and any(isinstance(v, S.Var) and v.name in drawn for v in S.subterms(u))
+            for u in S.subterms(prop)
+        ):
+            # `HasDerivAt f f' x` of drawn f, f': no draw makes f' the derivative
+            raise NotSupported(f"the hypothesis {text} ({name}) fixes a derivative: not sampled")
         plan.hyps.append(Hyp(name, prop, "assume", text))
         plan.assumptions.append(f"{text} (hypothesis {name}, not sampled)")
         return

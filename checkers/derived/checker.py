@@ -27,6 +27,7 @@ from checkers.derived.drawn_functions import COVERS as FUNCTIONS_COVERED
 from checkers.derived.drawn_functions import function_specs, function_value
 from checkers.derived.drawn_lists import (
     INT_RANGE,
+    element_spec,
     int_note,
     int_value,
     list_note,
@@ -197,6 +198,8 @@ class DerivedChecker:
                     if p.target == inp.name and (b := to_bound(p, dims, len(shape))) is not None
                 )
                 out[inp.name] = InputSpec.real(shape, constraint=constraint, bounds=bounds)
+            elif kind in ("int", "nat"):  # `Fin n → ℤ`, drawn as a list's elements are
+                out[inp.name] = element_spec(kind, shape)
             else:
                 raise NotSupported(
                     f"the binder {inp.name} : {print_term(inp.type)} is not a number, index "
@@ -231,6 +234,8 @@ class DerivedChecker:
             elif kind_of(ty) == "fin":
                 assert isinstance(elem, TFin)
                 env[inp.name] = Arr(jnp.asarray(x), "fin", dom=doms, bound=elem.sz)
+            elif kind_of(ty) in ("int", "nat"):
+                env[inp.name] = Arr(jnp.asarray(x, jnp.int64), str(kind_of(ty)), dom=doms)
             else:
                 env[inp.name] = Arr(jnp.asarray(x, dtype), "real", dom=doms)
         return env

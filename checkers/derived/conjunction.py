@@ -16,6 +16,11 @@ pinned dimensions and dims draws, and merges:
 
 Each clause samples its inputs from the theorem's name and seed, as a single
 check would, so a shared binder takes the same values in every clause.
+
+The same runs a generic statement at each modelled type its type variables take
+(instances.py): each part is the statement, or one of its clauses, at one assignment,
+and `labels` name the parts (`R := ℤ`, `R := ℤ, clause 1 of 2 (...)`), in the reason
+and in `parts`; `notes` say which assignments were not checked and why.
 """
 
 from __future__ import annotations
@@ -26,11 +31,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from checkers.core import DimConstraint, Evaluation, InputSpec, ToleranceOverride
+from checkers.core import DimConstraint, Evaluation, InputSpec, ToleranceOverride, Unsupported
 from checkers.derived.propositions import Clause
 from checkers.result import CheckResult
 
-__all__ = ["Conjunction", "derive_conjunction"]
+__all__ = ["Conjunction", "at_instances", "derive_conjunction"]
 
 
 @dataclass(eq=False)
@@ -41,6 +46,8 @@ class Conjunction:
     kind: str = "derived"
     tolerance: ToleranceOverride | None = None
     unfolded: tuple[str, ...] = ()
+    labels: tuple[str, ...] = ()  # the parts' names, where they are not clauses
+    notes: tuple[str, ...] = ()  # what the result should say besides the parts'
     _version: str = field(default="", init=False)
 
     @property
@@ -72,7 +79,13 @@ class Conjunction:
 
     @property
     def assumptions(self) -> tuple[str, ...]:
-        return _union(a for c in self.clauses for a in c.assumptions)
+        return _union((*self.notes, *(a for c in self.clauses for a in c.assumptions)))
+
+    def part_name(self, k: int) -> str:
+        """How the result names part `k`: its label, else its clause."""
+        if self.labels:
+            return self.labels[k]
+        return f"clause {k + 1} of {len(self.clauses)} ({self.texts[k]})"
 
     @property
     def dependencies(self) -> tuple[str, ...]:
@@ -80,6 +93,9 @@ class Conjunction:
 
     @property
     def description(self) -> str:
+        if self.labels:
+            shown = "; ".join(self.labels)
+            return f"derived checker of {len(self.clauses)} parts, each checked: {shown}"
         shown = "; ".join(f"({k}) {t}" for k, t in enumerate(self.texts, 1))
         return f"derived checker of {len(self.clauses)} clauses, each checked: {shown}"
 
@@ -154,6 +170,81 @@ def derive_conjunction(name: str, env: Any, sem: Any, parts: Sequence[Clause]) -
     return Conjunction(name, tuple(found), tuple(p.text for p in parts), unfolded=unfolded)
 
 
+def at_instances(name: str, derived: Sequence[tuple[str, Any]], *, unchecked: int = 0) -> Any:
+    """One checker of a generic statement from its checker at each assignment of modelled
+    types (`R := ℤ`, instances.py): a `Conjunction` of their parts, each named by its
+    assignment, or the one checker there is, its assumptions naming where it is checked.
+    An assignment that cannot be derived is left out, its reason among the notes; where
+    none can be, why the first cannot, named. A derivation that broke (DerivationError)
+    is returned, named, for the check to report as an error."""
+    from checkers.derived.checker import DerivedChecker
+    from checkers.environment import DerivationError
+    from theorem_index.lean import print_term
+
+    got = [(label, c) for label, c in derived if not isinstance(c, Unsupported)]
+    refused = [(label, c) for label, c in derived if isinstance(c, Unsupported)]
+    for label, c in got[1:]:  # `a₀ = b₀` at ℕ: dimensions no draw can give
+        why = _undrawable(c)
+        if why is not None:
+            got.remove((label, c))
+            refused.append((label, Unsupported(why)))
+    for label, c in refused:
+        if isinstance(c, DerivationError):
+            return type(c)(f"at {label}: {c.reason}", c.missing)
+    if not got:
+        label, c = refused[0]
+        return type(c)(f"{c.reason} (at {label})", c.missing)
+    notes = [f"checked at {'; '.join(label for label, _ in got)}"]
+    notes += [f"not checked at {label}: {c.reason}" for label, c in refused]
+    if unchecked:
+        notes.append(f"{unchecked} more assignments of modelled types not checked")
+    labels: list[str] = []
+    parts: list[Any] = []
+    texts: list[str] = []
+    for label, c in got:
+        if isinstance(c, Conjunction):
+            labels += [f"{label}, {c.part_name(k)}" for k in range(len(c.clauses))]
+            parts += c.clauses
+            texts += c.texts
+        else:
+            labels.append(label)
+            parts.append(c)
+            texts.append(str(print_term(c.statement)))
+    if len(parts) == 1 and isinstance(parts[0], DerivedChecker):
+        parts[0].plan.assumptions.extend(notes)
+        return parts[0]
+    unfolded = _union(u for _, c in got for u in c.unfolded)
+    return Conjunction(
+        name,
+        tuple(parts),
+        tuple(texts),
+        unfolded=unfolded,
+        labels=tuple(labels),
+        notes=tuple(notes),
+    )
+
+
+def _undrawable(checker: Any) -> str | None:
+    """Why no dims draw meets a checker's (or one of its clauses') dimension constraints
+    at the default seed, or None."""
+    from checkers.dims import DimsError, draw_dims
+
+    for c in getattr(checker, "clauses", None) or (checker,):
+        try:
+            draw_dims(
+                c.name,
+                0,
+                c.dim_names,
+                fixed=c.fixed_dims,
+                constraints=tuple(c.dim_constraints()),
+                draws=1,
+                lows=c.dim_lows,
+            )
+        except DimsError as e:
+            return str(e)
+    return None
+
+
 def merge(
     checker: Conjunction, results: Sequence[CheckResult], trials: int, seed: int, dtype: str
 ) -> CheckResult:
@@ -161,7 +252,7 @@ def merge(
     n = len(results)
 
     def where(k: int) -> str:
-        return f"clause {k + 1} of {n} ({checker.texts[k]})"
+        return checker.part_name(k)
 
     status, pick = "pass", None
     for wanted in ("error", "fail", "unsupported"):
@@ -169,15 +260,21 @@ def merge(
         if hit:
             status, pick = wanted, hit[0]
             break
-    if pick is None:
+    if pick is None and checker.labels:
+        reason = f"holds at all {n}: " + "; ".join(
+            f"({where(k)}) {r.reason}" for k, r in enumerate(results)
+        )
+    elif pick is None:
         reason = f"all {n} clauses hold: " + "; ".join(
             f"({k + 1}) {r.reason}" for k, r in enumerate(results)
         )
+    if pick is None:
         chosen = max(results, key=lambda r: r.max_abs_err or 0.0)
     else:
         chosen = results[pick]
         verb = {"error": "errs", "fail": "fails", "unsupported": "decides nothing"}[status]
-        reason = f"{where(pick)} {verb}: {chosen.reason}"
+        at = "at " if checker.labels else ""
+        reason = f"{at}{where(pick)} {verb}: {chosen.reason}"
     errs = [r.max_abs_err for r in results if r.max_abs_err is not None]
     rels = [r.max_rel_err for r in results if r.max_rel_err is not None]
     draws: list[dict[str, int]] = []
@@ -221,7 +318,7 @@ def _row(k: int, checker: Conjunction, r: CheckResult) -> dict[str, Any]:
     failing = sum(int(d.get("failing_trials") or 0) for d in per_draw)
     evaluated = sum(int(d.get("trials") or 0) for d in per_draw)
     return {
-        "family": f"clause {k + 1}: {checker.texts[k]}",
+        "family": checker.part_name(k) if checker.labels else f"clause {k + 1}: {checker.texts[k]}",
         "nodes": evaluated,
         "max_abs_err": r.max_abs_err,
         "max_rel_err": r.max_rel_err,

@@ -15,6 +15,11 @@ Any other exception during that trace is the machinery breaking, not a lack of
 semantics: a `DerivationError`, which a check reports as 'error' with the
 exception.
 
+A statement over type variables with classes (`{R : Type*} [CommRing R]`) is derived
+at each modelled type that is an instance of them (instances.py), one checker each,
+named by its assignment (`R := ℤ`) in a `Conjunction`; a class no modelled type is an
+instance of makes it `Unsupported`, naming the class.
+
 Hypotheses that are evaluated per trial (premises.py) make a trial where they
 fail hold vacuously; `build_premise` tells the harness which trials those
 are (it leaves them out of the comparison), and `derive` refuses a statement whose hypotheses
@@ -36,9 +41,10 @@ from checkers.derived.checker import (  # noqa: F401  (re-exported)
     checker_version,
     trial_dims,
 )
-from checkers.derived.conjunction import derive_conjunction
+from checkers.derived.conjunction import at_instances, derive_conjunction
 from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.inductives import draw_leaves
+from checkers.derived.instances import instantiate
 from checkers.derived.premises import per_trial, probe_or_refuse
 from checkers.derived.propositions import clauses
 from checkers.derived.reparam import reparametrise
@@ -121,7 +127,24 @@ def derive(name: str, env: Any) -> DerivedChecker | Unsupported:
     if analysis.errors or analysis.statement is None or analysis.binders is None:
         why = "; ".join(str(e) for e in analysis.errors) or "no statement"
         return Unsupported(f"the statement does not parse: {why}")
-    parts = clauses(analysis.binders, analysis.statement, sem)
+    try:
+        variants = instantiate(analysis.binders, analysis.statement)
+    except NotSupported as e:
+        return Unsupported(e.reason, e.missing)
+    if variants is None:
+        return _derive_statement(name, env, sem, analysis.binders, analysis.statement)
+    return at_instances(
+        name,
+        [(v.label, _derive_statement(name, env, sem, v.binders, v.statement)) for v in variants[0]],
+        unchecked=variants[1],
+    )
+
+
+def _derive_statement(
+    name: str, env: Any, sem: Semantics, binders: tuple[S.Binder, ...], statement: S.Term
+) -> Any:
+    """The checker of a statement (a `Conjunction` of its clauses where it has several)."""
+    parts = clauses(binders, statement, sem)
     if isinstance(parts, Unsupported):
         return parts
     if len(parts) == 1 and not parts[0].unfolded:

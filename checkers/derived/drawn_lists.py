@@ -61,6 +61,7 @@ __all__ = [
     "RAGGED_MAX",
     "ListShape",
     "Lists",
+    "element_spec",
     "int_note",
     "int_value",
     "list_note",
@@ -250,7 +251,8 @@ def _n(length: Length, dims: Mapping[str, int]) -> int:
     return int(dims[length]) if isinstance(length, str) else int(length)
 
 
-def _spec(kind: str, shape: tuple[int, ...]) -> InputSpec:
+def element_spec(kind: str, shape: tuple[int, ...]) -> InputSpec:
+    """How elements of this kind ('real', 'nat', 'int') are drawn, in an array of `shape`."""
     if kind == "real":
         return InputSpec.real(shape)
     lo, hi = NAT_ELEMENTS if kind == "nat" else INT_RANGE
@@ -261,10 +263,10 @@ def list_specs(name: str, shape: ListShape, dims: Mapping[str, int]) -> dict[str
     """The inputs holding the elements (none for an empty list)."""
     n = _n(shape.length, dims)
     if shape.inner is None:
-        return {name: _spec(shape.kind, (n,))} if n else {}
+        return {name: element_spec(shape.kind, (n,))} if n else {}
     if isinstance(shape.inner, ListShape):
         m = _n(shape.inner.length, dims)
-        return {name: _spec(shape.inner.kind, (n, m))} if n * m else {}
+        return {name: element_spec(shape.inner.kind, (n, m))} if n * m else {}
     out: dict[str, InputSpec] = {}
     for k in range(n):
         out.update(list_specs(f"{name}[{k}]", shape.inner[k], dims))

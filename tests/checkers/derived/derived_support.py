@@ -106,7 +106,7 @@ def random_inputs(specs: Mapping[str, InputSpec], rng: np.random.Generator) -> d
             out[n] = rng.integers(0, s.high, size=s.shape).astype(np.int64)
         else:
             assert s.hi is not None
-            out[n] = np.int64(rng.integers(s.lo, s.hi + 1))
+            out[n] = rng.integers(s.lo, s.hi + 1, size=s.shape).astype(np.int64)
     return out
 
 

@@ -246,6 +246,9 @@ def test_check_mutant_fails_with_shrunk_counterexample(
     assert ce.lhs != ce.rhs
     checker = env.resolve(name)
     assert not isinstance(checker, Unsupported)
+    if getattr(checker, "clauses", None):  # a generic statement: the part that failed
+        failed = [p["status"] for p in result.parts].index("fail")
+        checker = checker.clauses[failed]
     assert set(ce.inputs) == set(checker.input_specs(ce.dims))
 
 

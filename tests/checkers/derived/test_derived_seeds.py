@@ -9,7 +9,7 @@ import pytest
 from derived_support import sides
 
 from checkers import Environment, Registry, check
-from checkers.derived import DerivedChecker, derive
+from checkers.derived import Conjunction, DerivedChecker, derive
 from theorem_index.readers.text_page import read_text_page
 
 SEED_THEOREMS = (
@@ -55,14 +55,17 @@ def test_list_seed_theorems_matches_page(seed_env: Environment) -> None:
 
 @pytest.mark.parametrize("name", SEED_THEOREMS)
 def test_derive_seed_theorem_sides_agree_on_random_inputs(seed_env: Environment, name: str) -> None:
-    checker = derive(name, seed_env)
-    assert isinstance(checker, DerivedChecker), checker
-    for k, sizes in enumerate(DRAWS):
-        dims = dict(zip(checker.dim_names, sizes, strict=False))
-        lhs, rhs = sides(checker, dims, trials=16, seed=k)
-        assert lhs.shape == rhs.shape
-        assert np.all(np.isfinite(lhs)) and np.all(np.isfinite(rhs))
-        np.testing.assert_allclose(lhs, rhs, rtol=1e-10, atol=1e-12)
+    derived = derive(name, seed_env)
+    # a generic statement is one checker per modelled type (`M := ℤ`)
+    parts = derived.clauses if isinstance(derived, Conjunction) else (derived,)
+    for checker in parts:
+        assert isinstance(checker, DerivedChecker), checker
+        for k, sizes in enumerate(DRAWS):
+            dims = dict(zip(checker.dim_names, sizes, strict=False))
+            lhs, rhs = sides(checker, dims, trials=16, seed=k)
+            assert lhs.shape == rhs.shape
+            assert np.all(np.isfinite(lhs)) and np.all(np.isfinite(rhs))
+            np.testing.assert_allclose(lhs, rhs, rtol=1e-10, atol=1e-12)
 
 
 def test_derive_seed_dependencies_follow_equations(seed_env: Environment) -> None:
@@ -93,11 +96,14 @@ def test_derive_index_map_and_vec1_inputs(seed_env: Environment) -> None:
     assert ln.input_specs({"N": 2, "D": 3})["γ"].shape == (1,)
 
 
-def test_derive_generic_type_at_real(seed_env: Environment) -> None:
-    checker = derive("Proofs.sum_fin_prod", seed_env)
-    assert isinstance(checker, DerivedChecker)
+def test_derive_generic_type_at_each_modelled_instance(seed_env: Environment) -> None:
+    checker = derive("Proofs.sum_fin_prod", seed_env)  # {M : Type u_1} [AddCommMonoid M]
+    assert isinstance(checker, Conjunction)
+    assert checker.labels == ("M := ℝ", "M := ℤ", "M := ℕ")
     assert checker.dim_names == ("m", "n")
-    assert checker.input_specs({"m": 2, "n": 3})["f"].shape == (6,)
+    specs = [c.input_specs({"m": 2, "n": 3})["f"] for c in checker.clauses]
+    assert [s.shape for s in specs] == [(6,)] * 3
+    assert [(s.kind, s.lo, s.hi) for s in specs[1:]] == [("int", -10, 10), ("int", 0, 10)]
 
 
 @pytest.mark.parametrize(

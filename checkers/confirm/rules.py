@@ -314,13 +314,6 @@ def _dot_general(
 # --- the table -------------------------------------------------------------------------
 
 
-def _elementwise(f: Rule) -> Rule:
-    def rule(*xs: Any, out_kind: str, **params: Any) -> np.ndarray:
-        return mapped(functools.partial(f, **params) if params else f, *xs)
-
-    return rule
-
-
 def _ignoring(f: Rule) -> Rule:
     """An elementwise rule whose parameters are sharding only."""
 

@@ -153,3 +153,13 @@ def test_replacement_trials_replay_bit_for_bit() -> None:
         assert all(
             np.array_equal(o, r[k], equal_nan=True) for o, r in zip(outs, rows.outs, strict=True)
         )
+
+
+def test_failures_beyond_the_examination_budget_decide_nothing() -> None:
+    # 64 trials that all tie, and their replacements tie too: past 256 exact evaluations
+    # the rest are not examined, and what was examined was no counterexample
+    tie = ("(x : ℝ)", "Real.exp x + 1 < Real.exp x + 1 + 1 / 10 ^ 30")
+    result = check("Proofs.t", _env(tie), draws=1)
+    assert result.status == "unsupported", result.reason
+    assert "before the examination budget ran out" in result.reason
+    assert result.unstable_trials == result.stats["per_draw"][0]["examined_trials"] == 256

@@ -147,6 +147,20 @@ def show_value(value: Any, shape: tuple[int, ...] | None = None) -> str:
     return json.dumps(jsonable(value), ensure_ascii=False)
 
 
+def show_decimals(value: Any) -> str:
+    """Exact values (nested lists of decimal strings) without quotes: `-820.09…`, or
+    `[[1.5, 2.25], [0, 1]]`; a one-entry list at the top as its entry."""
+    if isinstance(value, list) and len(value) == 1 and not isinstance(value[0], list):
+        value = value[0]
+    return _decimals(value)
+
+
+def _decimals(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_decimals(v) for v in value) + "]"
+    return visible(str(value))
+
+
 def _tolerances(result: dict[str, Any]) -> str:
     return f"atol {_err(result.get('atol'))}, rtol {_err(result.get('rtol'))}"
 
@@ -273,6 +287,11 @@ def print_replay(replay: Replay) -> None:
         say(f"  {key} = {show_value(value, replay.shapes.get(key))}")
     say(f"  lhs = {show_value(repro.lhs)}")
     say(f"  rhs = {show_value(repro.rhs)}")
+    if repro.lhs_exact is not None and repro.rhs_exact is not None:
+        say(f"  lhs, evaluated exactly = {show_decimals(repro.lhs_exact)}")
+        say(f"  rhs, evaluated exactly = {show_decimals(repro.rhs_exact)}")
+    if repro.exact:
+        say(f"  exactly: {repro.exact}")
 
 
 def print_theorem(detail: schemas.TheoremDetail, *, checker_source: str = "described") -> None:

@@ -96,7 +96,7 @@ def test_store_counterexample_when_check_fails(session: Session) -> None:
     assert (ce.shrunk, ce.note) == (True, "n shrunk from 5 to 2")
 
 
-def test_store_vacuous_and_tied_trial_counts(session: Session) -> None:
+def test_store_vacuous_tied_and_unstable_trial_counts(session: Session) -> None:
     _ingest(session, theorem("Proofs.t1"))
 
     def weak(name: str, kw: Mapping[str, Any]) -> Any:
@@ -112,20 +112,22 @@ def test_store_vacuous_and_tied_trial_counts(session: Session) -> None:
             rtol=1e-10,
             vacuous_trials=40,
             tied_trials=7,
+            unstable_trials=3,
         )
 
     outcome = run_checks(
         session, params=CheckParams(), backend=ScriptedBackend({"Proofs.t1": weak})
     )
 
-    assert (outcome.results[0]["vacuous_trials"], outcome.results[0]["tied_trials"]) == (40, 7)
+    first = outcome.results[0]
+    assert (first["vacuous_trials"], first["tied_trials"], first["unstable_trials"]) == (40, 7, 3)
     session.expire_all()
     result = session.scalars(select(models.Result)).one()
-    assert (result.vacuous_trials, result.tied_trials) == (40, 7)
+    assert (result.vacuous_trials, result.tied_trials, result.unstable_trials) == (40, 7, 3)
     assert result.atol == 1e-10 * 2.2250738585072014e-308
     out = views.result_out(result, revision=1, counterexample=None)
-    assert (out.vacuous_trials, out.tied_trials) == (40, 7)
-    assert out.model_dump(mode="json")["vacuous_trials"] == 40
+    assert (out.vacuous_trials, out.tied_trials, out.unstable_trials) == (40, 7, 3)
+    assert out.model_dump(mode="json")["unstable_trials"] == 3
 
 
 def test_store_nan_error_as_null(session: Session) -> None:

@@ -115,6 +115,8 @@ def test_read_theorem_shows_statement_docstring_checker_results_and_counterexamp
     assert "run 2, float64: max rel err 0.5, fail (rtol 1e-10)" in chart
     assert "stroke-dasharray" in chart and ">1e-10<" in chart
     assert "Vacuous share of the newest result: 0 of 64 trials (0.0 %)" in text
+    assert "; 0 unstable (failed in float64, held at high precision, drawn again)." in text
+    assert "<th>unstable</th>" in html
 
 
 def test_read_theorem_vacuous_share_and_never_checked(client: TestClient, db: Session) -> None:

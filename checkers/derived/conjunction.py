@@ -183,7 +183,7 @@ def at_instances(name: str, derived: Sequence[tuple[str, Any]], *, unchecked: in
 
     got = [(label, c) for label, c in derived if not isinstance(c, Unsupported)]
     refused = [(label, c) for label, c in derived if isinstance(c, Unsupported)]
-    for label, c in got[1:]:  # `a₀ = b₀` at ℕ: dimensions no draw can give
+    for label, c in list(got):  # `a₀ = b₀` at ℕ: dimensions no draw can give
         why = _undrawable(c)
         if why is not None:
             got.remove((label, c))

@@ -121,3 +121,18 @@ def test_check_fact_instance_is_a_hypothesis(env) -> None:
     assert not any("assumed" in a for a in checker.assumptions)
     assert [str(c) for c in checker.dim_constraints()] == ["1 < p"]
     assert check("Proofs.fact_prime_bound", env, trials=8).status == "pass"
+
+
+def test_check_instance_without_drawable_dims_is_left_out() -> None:
+    # at α := ℕ the values become dimensions, and no draw meets a₀ = b₀, a₁ = b₁, a₂ = b₂;
+    # at ℝ and ℤ the hypotheses hold in no trial: nothing is checked, and nothing errs
+    env = environment(
+        theorem(
+            "Proofs.vec3_eq",
+            "{α : Type*} {a₀ a₁ a₂ b₀ b₁ b₂ : α} (h₀ : a₀ = b₀) (h₁ : a₁ = b₁) (h₂ : a₂ = b₂)",
+            "![a₀, a₁, a₂] = ![b₀, b₁, b₂]",
+        )
+    )
+    result = check("Proofs.vec3_eq", env, trials=16)
+    assert result.status == "unsupported"
+    assert result.reason.endswith("every check would pass vacuously (at α := ℝ)"), result.reason

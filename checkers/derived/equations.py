@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from checkers.derived.coercion import coerce, settle
 from checkers.derived.errors import EvalError, NotSupported
+from checkers.derived.instances import argument_type
 from checkers.derived.types import (
     INT_NAMES,
     LIST_NAMES,
@@ -248,8 +249,10 @@ class EqnFn:
             env.update(dict.fromkeys(missing, unsolved))
             ev.unsolved = unsolved.reason
         for p in self.params:
-            if _is_sort(p.type):
-                env[p.name] = TypeValue("ℝ")
+            if _is_sort(p.type):  # the type its arguments have (`α := ℤ`), ℝ where none says
+                env[p.name] = TypeValue(
+                    argument_type(p.name, [q.type for q in self.explicit], args)
+                )
         sizes: dict[str, Any] = {**env, **dims}
         for p, var, a in zip(self.explicit, self.lhs_vars, args, strict=False):
             v = a

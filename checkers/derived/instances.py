@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from checkers.derived.errors import NotSupported
 from checkers.derived.substitute import substitute
 from checkers.derived.types import INT_NAMES, NAT_NAMES, REAL_NAMES, const_name, head_and_args
+from checkers.derived.values import Arr
 from theorem_index.lean import syntax as S
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
     "MAX_VARIANTS",
     "Instance",
     "Variant",
+    "argument_type",
     "class_name",
     "holds",
     "instantiate",
@@ -253,3 +255,17 @@ def instantiate(
             )
         )
     return out, len(choices) - len(out)
+
+
+def argument_type(tvar: str, types: Sequence[S.Term | None], args: Sequence[object]) -> str:
+    """The modelled type a definition's type parameter takes at a call: the widest (ℝ, then
+    ℤ, then ℕ) of the arguments whose parameter has it as its type or its entries' type
+    (`x : α`, `v : Fin n → α`); ℝ where no argument says (equations.py)."""
+    kinds = {"real": "ℝ", "int": "ℤ", "nat": "ℕ"}
+    found = set()
+    for t, a in zip(types, args, strict=False):
+        while isinstance(t, S.BinOp) and t.op == "→":
+            t = t.rhs
+        if isinstance(t, S.Var | S.Ident) and t.name == tvar and isinstance(a, Arr):
+            found.add(kinds.get(a.kind, "ℝ"))
+    return next((k for k in ("ℝ", "ℤ", "ℕ") if k in found), "ℝ")

@@ -5,7 +5,7 @@ instance of makes the theorem unsupported, naming it (checkers/derived/instances
 from __future__ import annotations
 
 import pytest
-from derived_support import environment, theorem
+from derived_support import definition, environment, theorem
 
 from checkers import check
 from checkers.derived import Conjunction, DerivedChecker, derive
@@ -136,3 +136,16 @@ def test_check_instance_without_drawable_dims_is_left_out() -> None:
     result = check("Proofs.vec3_eq", env, trials=16)
     assert result.status == "unsupported"
     assert result.reason.endswith("every check would pass vacuously (at α := ℝ)"), result.reason
+
+
+def test_check_generic_definition_at_its_arguments_type() -> None:
+    # `half` unfolded at R := ℤ divides as ℤ does (Euclidean), not as ℝ: 1 / 2 * 2 = 0
+    env = environment(
+        definition(
+            "Proofs.half", "{α : Type*} [DivisionRing α] (x : α)", "α", "Proofs.half x = x / 2"
+        ),
+        theorem("Proofs.half_mul_two", "{R : Type*} [CommRing R] (a : R)", "Proofs.half a * 2 = a"),
+    )
+    result = check("Proofs.half_mul_two", env, trials=16)
+    assert result.status == "fail"
+    assert result.reason.startswith("at R := ℤ fails: "), result.reason

@@ -155,8 +155,9 @@ class Semantics:
     def known(self) -> KnownNames:
         if self._known is None:
             # a pack's constants resolve even where the project's declarations are not
-            # ingested
-            self._known = KnownNames([*self.library, *_env_names(self.env)])
+            # ingested; an unknown name is taken as absent only in the library's
+            # namespaces (known.py)
+            self._known = KnownNames([*self.library, *_env_names(self.env)], models=self.library)
         return self._known
 
     def known_field(self, field: str) -> bool:

@@ -85,6 +85,19 @@ def test_resolve_opens_are_searched() -> None:
     assert resolve(parse_term("bar"), known=known).unknown == ("bar",)
 
 
+def test_resolve_opened_name_in_unmodelled_namespace_to_that_namespace() -> None:
+    # Lean looks in `Circle` before `Real`: `exp` there is `Circle.exp`, unknown to us
+    known = KnownNames(["Real.exp"], builtins=False, models=["Real.exp"])
+    r = resolve(parse_term("exp"), namespace="Circle", opens=("Real",), known=known)
+    assert r.term == Const("Circle.exp")
+    assert r.unknown == ("Circle.exp",)
+    modelled = resolve(parse_term("exp"), namespace="Real", opens=("Real",), known=known)
+    assert modelled.term == Const("Real.exp")
+    unmodelled = KnownNames(["Real.exp"], builtins=False)  # every namespace taken as known
+    r = resolve(parse_term("exp"), namespace="Circle", opens=("Real",), known=unmodelled)
+    assert r.term == Const("Real.exp")
+
+
 def test_resolve_root_prefix_skips_namespace() -> None:
     known = KnownNames(["foo", "Proofs.foo"], builtins=False)
     assert resolve(parse_term("foo"), namespace="Proofs", known=known).term == Const("Proofs.foo")

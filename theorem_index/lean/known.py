@@ -5,6 +5,13 @@ core, Mathlib and upstream-project names that the project's statements use
 (namespaces checked against their sources: the upstream project declares its
 definitions inside `namespace Proofs`, matrices in `Proofs.Mat`, kernels in
 `Proofs.Kernel4`), plus every name added as declarations are ingested.
+
+The names are never all of Lean's: a namespace may hold constants nobody ingested
+(`Circle.exp`, defined outside the tree). Inside such a namespace a short name that
+only an `open` or the root resolves is a guess, since Lean looks in the enclosing
+namespaces first (`exp` in `namespace Circle` is `Circle.exp`, however `open Real`).
+`models` names the namespaces whose constants the caller knows as far as they matter
+(the semantics library's): only there is an absent name taken as absent.
 """
 
 from __future__ import annotations
@@ -82,9 +89,19 @@ class KnownNames:
     declaring `A.B.c` makes `A` and `A.B` namespaces (`open A.B` needs one).
     """
 
-    def __init__(self, names: Iterable[str] = (), *, builtins: bool = True) -> None:
+    def __init__(
+        self,
+        names: Iterable[str] = (),
+        *,
+        builtins: bool = True,
+        models: Iterable[str] | None = None,
+    ) -> None:
         self._names: set[str] = set()
         self._namespaces: set[str] = set()
+        # namespaces whose unknown names are absent (see the module); None: every one
+        self._modelled: frozenset[str] | None = None
+        if models is not None:
+            self._modelled = frozenset(n[:i] for n in models for i in range(len(n)) if n[i] == ".")
         self._type_heads: dict[str, str] = dict(BUILTIN_TYPE_HEADS) if builtins else {}
         self._aliases: dict[str, str] = dict(BUILTIN_ALIASES) if builtins else {}
         self.update(BUILTIN_NAMES if builtins else ())
@@ -113,6 +130,10 @@ class KnownNames:
     def alias(self, name: str) -> str | None:
         """The constant an exported name denotes (`some` -> `Option.some`), or None."""
         return self._aliases.get(name)
+
+    def models(self, namespace: str) -> bool:
+        """Whether a name absent from `namespace` is absent in Lean too (see the module)."""
+        return self._modelled is None or namespace in self._modelled
 
     def is_namespace(self, name: str) -> bool:
         """Whether some known name lies inside the namespace `name`."""

@@ -46,7 +46,9 @@ def trial_function(
     target = numpy_dtype(dtype)
     # a function may return (lhs, rhs, {"scale": .., "underflow": ..}): the magnitude of
     # the terms the sides were computed from, and whether a value underflowed (see
-    # checkers/tolerance.py); a derived checker gives them through `build_measured`
+    # checkers/tolerance.py), and whether a side is not defined at the inputs (a derivative
+    # at a kink: the trial is then vacuous); a derived checker gives them through
+    # `build_measured`
     build_measured = getattr(checker, "build_measured", None)
     if callable(build_measured):
         fn = build_measured(dict(dims), target, together=not compiled)
@@ -74,8 +76,10 @@ def trial_function(
         extra = out[2] if len(out) == 3 else {}
         scale = _scalar64(extra.get("scale", 0.0))
         under = _scalar64(extra.get("underflow", False))
-        held = jnp.ones((), jnp.float64) if holds is None else holds(inputs)
-        return (*sides, scale, under, _scalar64(held))
+        held = _scalar64(jnp.ones((), jnp.float64) if holds is None else holds(inputs))
+        if "undefined" in extra:  # a side is not defined at these inputs: vacuous
+            held = held * (1.0 - _scalar64(extra["undefined"]))
+        return (*sides, scale, under, held)
 
     return one
 

@@ -23,6 +23,7 @@ from checkers.derived.arith import select
 from checkers.derived.binders import Input, Plan
 from checkers.derived.bound_values import to_bound
 from checkers.derived.coercion import Ctx, coerce, settle
+from checkers.derived.derivatives import DERIVATIVE_NAMES
 from checkers.derived.drawn_functions import COVERS as FUNCTIONS_COVERED
 from checkers.derived.drawn_functions import function_specs, function_value
 from checkers.derived.drawn_lists import (
@@ -38,6 +39,7 @@ from checkers.derived.errors import EvalError, NotSupported
 from checkers.derived.evaluate import Evaluator
 from checkers.derived.exact import EXACT, exact_sides, list_sides
 from checkers.derived.measure import Meter, paused
+from checkers.derived.notation import constants_in
 from checkers.derived.premises import per_trial, premise_fn
 from checkers.derived.readings import harness_relation, reading_note, truth_values
 from checkers.derived.semantics import Semantics
@@ -128,8 +130,14 @@ class DerivedChecker:
 
     @property
     def premises(self) -> tuple[str, ...]:
-        """The hypotheses evaluated in every trial, as `name : proposition`."""
-        return tuple(f"{h.name} : {h.text}" for h in per_trial(self))
+        """The hypotheses evaluated in every trial, as `name : proposition`, and, for a
+        statement that takes a derivative, that its function is differentiable there
+        (a trial at a kink is vacuous: kinks.py)."""
+        own = tuple(f"{h.name} : {h.text}" for h in per_trial(self))
+        used = constants_in(self.statement) | set(self.dependencies)
+        if used & DERIVATIVE_NAMES:
+            own += ("each derivative's function differentiable at its point",)
+        return own
 
     def dim_constraints(self) -> Sequence[DimConstraint]:
         return tuple(self.plan.dim_constraints)
@@ -315,7 +323,8 @@ class DerivedChecker:
             shape = jnp.broadcast_shapes(lhs.shape, rhs.shape)
             a = jnp.broadcast_to(as_array(lhs, dt), shape)
             b = jnp.broadcast_to(as_array(rhs, dt), shape)
-            return a, b, {"scale": meter.scale(), "underflow": meter.underflow()}
+            measures = {"scale": meter.scale(), "underflow": meter.underflow()}
+            return a, b, {**measures, "undefined": meter.undefined()}
 
         return fn
 

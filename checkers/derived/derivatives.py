@@ -8,8 +8,11 @@ mirror `∑ o, pdiv f x o j * g o` is (J g)_j: one `jax.jvp` with tangent g.
 No Jacobian is materialised for a contraction.
 
 Mathlib's `fderiv` is 0 where f is not differentiable; JAX differentiates
-the branch taken, so at a kink (a measure-zero set for sampled inputs) the
-two can differ.
+the branch taken, so at a kink the two can differ. A derivative at a point
+where f meets a kink of a non-smooth primitive (kinks.py: `|x|` at 0, a tie
+of `max` or of an `if`'s comparison, the guard of `x / 0`) is not evidence: the
+trial decides nothing (it counts as vacuous, its premise that the function is
+differentiable there failing), rather than fail on a differentiability assumed.
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ from typing import TYPE_CHECKING, Any
 from checkers.derived.coercion import coerce
 from checkers.derived.contraction import factors
 from checkers.derived.errors import EvalError
+from checkers.derived.kinks import at_kink
 from checkers.derived.measure import paused
+from checkers.derived.memo import Applications
 from checkers.derived.metered import metered
 from checkers.derived.types import TFin, TReal, const_name, head_and_args
 from checkers.derived.values import (
@@ -96,6 +101,23 @@ def _as_fn(ev: Host, f: Any, x: Arr) -> tuple[Callable[[Any], Any], dict[str, Ar
     return fn, box
 
 
+def _undefined_at_kink(ev: Host, fn: Callable[[Any], Any], xd: Any, data: Any) -> Any:
+    """`data`, a derivative of fn at xd; where fn is not differentiable at xd (kinks.py)
+    the trial holds vacuously (the meter records it), or, without a meter, NaN. What `ev`
+    keeps of the values it computes is set aside meanwhile, as metered.py does: the
+    values of the kink's own trace must not be kept."""
+    kept = ev.applications
+    ev.applications = None if kept is None else Applications()
+    try:
+        kink = at_kink(fn, xd)
+    finally:
+        ev.applications = kept
+    meter = getattr(ev.ctx, "meter", None)
+    if meter is not None and meter.kink(kink):
+        return data  # the trial's premise then fails (checkers/trials.py)
+    return jnp.where(kink, jnp.nan, data)
+
+
 def _vmap_over(fn: Callable[[Any], Any], n: int) -> Callable[[Any], Any]:
     for _ in range(n):
         fn = jax.vmap(fn)
@@ -120,6 +142,7 @@ def jvp_value(ev: Host, f: Any, x: Arr, t: Arr) -> Arr:
 
     data = metered(ev, _vmap_over(one, len(extra)), td)
     out = box["out"]
+    data = _undefined_at_kink(ev, fn, xd, data)
     return Arr(data, "real", extra + out.axes, out.dom)
 
 
@@ -159,6 +182,7 @@ def vjp_value(ev: Host, f: Any, x: Arr, g: Arr) -> Arr:
         return pull(gg)[0]
 
     data = metered(ev, _vmap_over(one, len(extra)), gd)
+    data = _undefined_at_kink(ev, fn, as_array(x) if more else xd, data)
     return Arr(data, "real", extra + x.axes, x.dom)
 
 
@@ -217,6 +241,7 @@ BUILTINS = (
     Builtin("fderiv", 4, _fderiv, (None, "fn", "real", "real")),
     Builtin("deriv", 2, _deriv, ("fn", "real")),
 )
+DERIVATIVE_NAMES = frozenset(b.name for b in BUILTINS)
 
 
 # --- the contraction rewrite -----------------------------------------------------

@@ -100,6 +100,8 @@ class Meter:
         self._pending: list[Any] = []
         self._pending_size = 0
         self._underflows: list[Any] = []
+        # derivatives taken where their function is not differentiable (kinks.py)
+        self._kinks: list[Any] = []
         self._paused = 0
         # whether to watch for underflow at all: it only ever decides a strict
         # inequality whose sides tie (verdict.py), so a checker of =, ≤ or ≥ need not
@@ -174,6 +176,20 @@ class Meter:
         for x in inputs:
             nonzero = nonzero & (xp.asarray(x) != 0)
         self._underflows.append(xp.any(nonzero & (xp.abs(out) < tiny)))
+
+    def kink(self, at: Any) -> bool:
+        """Record whether a derivative was taken where its function is not
+        differentiable (kinks.py); False (nothing recorded) while paused."""
+        if not self.active:
+            return False
+        self._kinks.append(at)
+        return True
+
+    def undefined(self) -> Any:
+        """Whether the trial took a derivative at a kink: its sides are not Lean's."""
+        if not self._kinks:
+            return jnp.zeros((), bool)
+        return jnp.any(jnp.stack(self._kinks))
 
     def scale(self) -> Any:
         """The per-trial scale: the largest recorded magnitude (float64, 0 when none)."""

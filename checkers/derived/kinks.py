@@ -27,13 +27,14 @@ from typing import Any
 from checkers.derived.metered import _bind
 from checkers.lazyjax import jax, jcore, jnp
 
-# equations that call a jaxpr of their own: (primitive, the parameter holding it)
+# equations that call a jaxpr of their own: (primitive, the parameter holding it). A
+# function with its own differentiation rule (`custom_jvp_call`, `custom_vjp_call`:
+# `jnp.logaddexp`, which the log-space values use) is not looked into: its rule gives
+# its derivative, whatever its body computes with (`logaddexp` takes a `max`)
 _CALLS = {
     "pjit": "jaxpr",
     "jit": "jaxpr",
     "closed_call": "call_jaxpr",
-    "custom_jvp_call": "call_jaxpr",
-    "custom_vjp_call": "call_jaxpr",
     "remat": "jaxpr",
     "checkpoint": "jaxpr",
 }
@@ -175,8 +176,7 @@ def _evaluate(
             body, body_consts = (
                 (inner.jaxpr, inner.consts) if isinstance(inner, jcore.ClosedJaxpr) else (inner, ())
             )
-            skip = len(invals) - len(body.invars)  # custom_jvp/vjp calls pass consts first
-            outs, outs_depend = _evaluate(body, body_consts, invals[skip:], ins[skip:], flags)
+            outs, outs_depend = _evaluate(body, body_consts, invals, ins, flags)
         else:
             out = _bind(eqn, invals)
             outs = list(out) if eqn.primitive.multiple_results else [out]

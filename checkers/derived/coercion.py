@@ -9,6 +9,7 @@ that nothing will ever type Lean's default: ℕ.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -114,13 +115,23 @@ def coerce(x: Arr, kind: str, ctx: Ctx, bound: Sz | None = None) -> Arr:
 
 
 def real_numeral(n: Numeral) -> float:
-    """The float64 nearest a numeral's exact value (±inf beyond float64's range: the check
-    then reports a non-finite value)."""
+    """The float64 nearest a numeral's exact value. A constant float64 cannot hold, one
+    that would round to 0 (`1 / 10 ^ 400`) or overflow, is refused: the program would
+    compute with another number, and the exact re-evaluation of a failing trial reads the
+    program's constants (checkers/confirm), so `Real.log (1 / 10 ^ 400) < -900` would fail
+    "confirmed" at `Real.log 0 = 0`. A constant that rounds to another non-zero float is
+    read there as the interval around it, which holds the exact value."""
     exact = n.exact()
     try:
-        return float(exact)
+        value = float(exact)
     except OverflowError:
-        return float("inf") if exact > 0 else float("-inf")
+        value = math.inf
+    if math.isinf(value) or (value == 0 and exact != 0):
+        raise NotSupported(
+            f"the constant {n} is {'too large' if math.isinf(value) else 'too small'} for "
+            "float64 (its value would be another number)"
+        )
+    return value
 
 
 def host_constant(x: Arr, kind: str, ctx: Ctx) -> np.ndarray | None:

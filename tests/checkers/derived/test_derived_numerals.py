@@ -164,3 +164,24 @@ def test_type_numeral_entries_of_a_function_from_its_context() -> None:
     assert isinstance(half, Arr) and half.kind == "nat"  # nothing types it: ℕ, and 1 / 2 = 0
     assert value("fun (i : Fin 3) => 1 / 2").tolist() == [0, 0, 0]
     assert value("(fun (i : Fin 3) => 1 / 2 : Fin 3 → ℝ)").tolist() == [0.5, 0.5, 0.5]
+
+
+def test_refuse_real_constant_that_float64_cannot_hold() -> None:
+    # `1 / 10 ^ 400` would be 0.0 and `10 ^ 400` infinite: a program computing with them
+    # computes with other numbers, and its exact re-evaluation reads its constants
+    env = environment(
+        theorem("Proofs.tiny", "(x : ℝ)", "x < x + 1 / 10 ^ 400"),
+        theorem("Proofs.huge", "(x : ℝ)", "x < x + 10 ^ 400"),
+        theorem("Proofs.small", "(x : ℝ)", "x < x + 1 / 10 ^ 3"),
+    )
+    tiny = check("Proofs.tiny", env, trials=16)
+    assert tiny.status == "unsupported"
+    assert tiny.reason == (
+        "the constant (1 / 10 ^ 400) is too small for float64 (its value would be another number)"
+    )
+    huge = check("Proofs.huge", env, trials=16)
+    assert huge.status == "unsupported"
+    assert huge.reason == (
+        "the constant 10 ^ 400 is too large for float64 (its value would be another number)"
+    )
+    assert check("Proofs.small", env, trials=16).status == "pass"

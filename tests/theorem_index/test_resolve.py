@@ -93,6 +93,11 @@ def test_resolve_opened_name_in_unmodelled_namespace_to_that_namespace() -> None
     assert r.unknown == ("Circle.exp",)
     modelled = resolve(parse_term("exp"), namespace="Real", opens=("Real",), known=known)
     assert modelled.term == Const("Real.exp")
+    # a name at the root, and an open of the same project's namespace, are taken
+    rooted = KnownNames(["max", "Proofs.A.den"], builtins=False, models=())
+    assert resolve(parse_term("max"), namespace="Circle", known=rooted).term == Const("max")
+    own = resolve(parse_term("den"), namespace="Proofs.B", opens=("Proofs.A",), known=rooted)
+    assert own.term == Const("Proofs.A.den")
     unmodelled = KnownNames(["Real.exp"], builtins=False)  # every namespace taken as known
     r = resolve(parse_term("exp"), namespace="Circle", opens=("Real",), known=unmodelled)
     assert r.term == Const("Real.exp")

@@ -8,12 +8,14 @@ notation (`n.succ` is `Proj(Var('n'), 'succ')`); one whose longest
 resolvable prefix is a constant is field notation on that constant
 (`finProdFinEquiv.symm`). A name that resolves nowhere is kept as
 `Const(name)` and reported as unknown, never an error. A name that only an
-`open` or the root resolves, written inside a namespace whose constants are not
-all known (`KnownNames.models`), is the unknown constant of that namespace
+`open` resolves, written inside a namespace whose constants are not all known
+(`KnownNames.models`), is the unknown constant of that namespace
 (`exp` in `namespace Circle` is `Circle.exp`, not the opened `Real.exp`): Lean
-would take the namespace's own constant wherever it exists. A qualified name
-(`Real.exp`) is taken as written: a namespace nested under the enclosing one by
-that name (`Circle.Real`) is not guessed at.
+would take the namespace's own constant wherever it exists. A name found at the
+root (`Fin`, `max`, `deriv`) is Lean's or Mathlib's global one: a namespace
+declaring its own `Fin` is not guessed at, nor, for a qualified name
+(`Real.exp`), a namespace nested under the enclosing one by that name
+(`Circle.Real`).
 """
 
 from __future__ import annotations
@@ -147,27 +149,30 @@ class Resolver:
             if plain.startswith("_root_."):
                 found = plain[7:] if plain[7:] in self.known else None
             else:
-                candidates = [p + plain for p in self.prefixes]
-                inside = len(candidates)
-                candidates += self.opened.candidates(plain)
-                candidates.append(plain)
+                inside = [p + plain for p in self.prefixes]
+                opened = self.opened.candidates(plain)
+                candidates = [*inside, *opened, plain]
                 found = next((c for c in candidates if c in self.known), None)
                 if found is None:
                     found = self.known.alias(plain)
-                if found is not None and "." not in plain and found not in candidates[:inside]:
+                elif "." not in plain and found not in inside and found in opened:
                     found = self._shadow(plain, found) or found
         self._cache[name] = found
         return found
 
     def _shadow(self, plain: str, found: str) -> str | None:
         """The innermost enclosing namespace's `N.plain` that may exist unknown to us
-        (see the module), or None where every enclosing namespace is modelled, or where
-        `found` is the enclosing namespace's own declaration (`f` inside `namespace f`,
-        where its lemmas live: Lean's libraries declare no `f.f`)."""
+        (see the module) where an `open` resolved `plain` to `found`, or None: where
+        every enclosing namespace is modelled, or lies under the same root namespace
+        as `found` (a project opening its own modules, `open Proofs.StableHLO` inside
+        `Proofs.CnnPoC`: a constant of the same project would have been ingested with
+        it), or where `found` is the enclosing namespace's own declaration (`f` inside
+        `namespace f`, where its lemmas live: Lean's libraries declare no `f.f`)."""
         if any(p[:-1] == found for p in self.prefixes):
             return None
+        root = found.split(".", 1)[0]
         for p in self.prefixes:
-            if not self.known.models(p[:-1]):
+            if not self.known.models(p[:-1]) and p.split(".", 1)[0] != root:
                 self.unknown.add(p + plain)
                 return p + plain
         return None

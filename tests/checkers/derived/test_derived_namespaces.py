@@ -29,6 +29,7 @@ end Real
 noncomputable def glue (x : ℝ) : ℝ := if x ≤ 0 then 0 else Real.exp (-x⁻¹)
 namespace glue
 theorem nonneg (x : ℝ) : 0 ≤ glue x := sorry
+theorem max_nonneg (x : ℝ) : 0 ≤ max (glue x) 0 := sorry
 end glue
 """
 
@@ -54,5 +55,6 @@ def test_check_opened_name_inside_modelled_namespace_or_written_qualified(
 ) -> None:
     assert check("Real.exp_sub", env, trials=16).status == "pass"
     assert check("Circle.exp_sub_qualified", env, trials=16).status == "pass"
-    # the namespace's own declaration, where its lemmas live
+    # the namespace's own declaration, where its lemmas live, and a name at the root
     assert check("glue.nonneg", env, trials=16).status == "pass"
+    assert check("glue.max_nonneg", env, trials=16).status == "pass"

@@ -143,6 +143,9 @@ def test_real_power_and_rpow() -> None:
     assert value("Real.rpow x y", {"x": real(0.0), "y": real(0.0)}) == 1.0
     assert value("Real.rpow x y", {"x": real(0.0), "y": real(2.0)}) == 0.0
     assert value("Real.rpow x y", {"x": real(4.0), "y": real(0.5)}) == pytest.approx(2.0)
+    # a negative base: exp (log x * y) * cos (y * π), log x = log |x| (Mathlib)
+    assert value("Real.rpow x y", {"x": real(-8.0), "y": real(1 / 3)}) == pytest.approx(1.0)
+    assert abs(value("Real.rpow x y", {"x": real(-2.0), "y": real(0.5)})) < 1e-15
 
 
 def test_max_min_abs_norm() -> None:

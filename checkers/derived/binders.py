@@ -278,7 +278,10 @@ def _instance(plan: Plan, ty: S.Term) -> None:
     if short == "Fact" and len(args) == 1:
         _hypothesis(plan, f"[Fact {len(plan.hyps) + 1}]", args[0])
         return
-    if short in ANY_TYPE:
+    body = ty
+    while isinstance(body, S.Quant | S.Pi):  # `[∀ k, Decidable (P k)]`
+        body = body.body
+    if short in ANY_TYPE or class_name(body) in ANY_TYPE:
         return
     types = [modelled_name(a) or ("Fin" if fin_type(a) else "") for a in args]
     if types == ["Fin"] and short in ("Fintype", "Finite"):

@@ -29,6 +29,7 @@ STATEMENTS = {
         "∑ i, f i / 2 = (∑ i, f i) / 2",
     ),
     "fact_prime_bound": ("{p : ℕ} [Fact (1 < p)]", "2 ≤ p"),
+    "decidable_family": ("[∀ k : ℕ, Decidable (k < 3)] (x : ℝ)", "x + 0 = x"),
     "fintype_index": ("{ι : Type*} [Fintype ι] (f : ι → ℝ)", "∑ i, f i = ∑ i, f i"),
     "measurable_concrete": ("[MeasurableSpace ℝ] (x : ℝ)", "x = x"),
     "deriv_unique": (
@@ -149,3 +150,9 @@ def test_check_generic_definition_at_its_arguments_type() -> None:
     result = check("Proofs.half_mul_two", env, trials=16)
     assert result.status == "fail"
     assert result.reason.startswith("at R := ℤ fails: "), result.reason
+
+
+def test_check_decidability_instance_under_binders_holds(env) -> None:
+    # classical logic decides every proposition: the instance is true of every draw
+    result = check("Proofs.decidable_family", env, trials=8)
+    assert result.status == "pass", result.reason

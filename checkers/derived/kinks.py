@@ -60,11 +60,12 @@ def _round(x: Any) -> Any:
     return jnp.abs(x - jnp.floor(x)) == 0.5
 
 
-def _reduced_tie(pick: Callable[..., Any]) -> Callable[..., Any]:
-    """Two terms share the maximum (or minimum) that a reduction picks."""
+def _reduced_tie(pick: str) -> Callable[..., Any]:
+    """Two terms share the maximum (or minimum: `pick`, a jnp reduction's name) that a
+    reduction picks. The reduction is looked up when called: JAX loads on first use."""
 
     def tie(x: Any, *, axes: Sequence[int], **_: Any) -> Any:
-        best = pick(x, axis=tuple(axes), keepdims=True)
+        best = getattr(jnp, pick)(x, axis=tuple(axes), keepdims=True)
         return jnp.sum(x == best, axis=tuple(axes)) > 1
 
     return tie
@@ -129,10 +130,10 @@ KINKS: dict[str, Callable[..., Any]] = {
     "convert_element_type": _convert,
     "atan2": _atan2,
     "rem": _rem,
-    "reduce_max": _reduced_tie(jnp.max),
-    "reduce_min": _reduced_tie(jnp.min),
-    "argmax": _reduced_tie(jnp.max),
-    "argmin": _reduced_tie(jnp.min),
+    "reduce_max": _reduced_tie("max"),
+    "reduce_min": _reduced_tie("min"),
+    "argmax": _reduced_tie("max"),
+    "argmin": _reduced_tie("min"),
     "sort": _sort,
 }
 _WITH_PARAMS = frozenset(

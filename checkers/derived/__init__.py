@@ -12,12 +12,14 @@ differentiation). See semantics.py.
 Modules, by idea: values (what terms evaluate to), numerals (numerals whose
 type is not fixed yet), total and coercion and arith (Lean's arithmetic at
 each type), types, evaluate with its parts operators, forms, patterns,
-notation, elaboration and arguments (the interpreter), vectorise, derivatives,
-equations and definitions (definitions unfolded, recursive ones included), binders (with
+notation, elaboration and arguments (the interpreter), vectorise, derivatives (with
+kinks: where automatic differentiation is not Mathlib's derivative), equations and
+definitions (definitions unfolded, recursive ones included), binders (with
 binder_shapes) and premises (hypotheses), instances (a statement over type variables
 checked at each modelled type that meets its classes, or refused naming the class),
-structures, drawn_functions and drawn_lists (binders drawn by a sampler: structures,
-functions, integers and lists, whose lengths are dimensions),
+structures, drawn_functions, drawn_lists and trees (binders drawn by a sampler:
+structures, functions, integers, lists, whose lengths are dimensions, and recursive
+types at several depths),
 derive; statements of several clauses: propositions (conjunctions split,
 predicates unfolded, with substitute), readings (`≠`, `↔`), conjunction (their
 checker), reparam and bound_search (premises sampled to hold). The semantics

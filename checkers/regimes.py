@@ -16,7 +16,13 @@ sampling.py), some trials are:
 - *boundary* (`BOUNDARY`): each entry of an input without bounds is, one time in
   three, 0, 1, -1 or ±2^-20 of the trial's scale (a real), its least value or one
   more (a natural number), 0 or ±1 within its range (an integer); the input's sign
-  constraint is met after (`positive` makes 0 into 1).
+  constraint is met after (`positive` makes 0 into 1);
+- *lopsided* (`LOPSIDED`): some real inputs are tiny beside the others. Each stressed
+  real input without bounds is drawn at `LOPSIDED_FACTOR` (2^-12) of the trial's
+  scale one time in two (the only such input of a statement always): a statement
+  whose error is linear in one input and its bound quadratic (`(∑ k, v k * z k) ^ 1
+  ≤ 2 * ∑ k, t k * z k ^ 2`), or whose perturbation `e` must be small beside `u`,
+  fails only there. Inputs with bounds keep their draw, so the bounds still hold.
 
 The rest are drawn as before. Every choice is a function of the draw key, the input's
 name and the trial number, so a trial drawn alone is the same as in its batch.
@@ -25,6 +31,7 @@ name and the trial number, so a trial drawn alone is the same as in its batch.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -35,19 +42,49 @@ REGIME_CYCLE = 16
 NEAR = frozenset({2, 3, 9, 12, 14})  # at scales 1, 1, 1, 1, 10 (sampling.STRESS_CYCLE)
 TIGHT = frozenset({2, 4, 11, 12, 13})  # at scales 1, 1, 1, 1, 1e-3
 BOUNDARY = frozenset({8, 15})  # at scales 1, 1e3
+LOPSIDED = frozenset({1, 6, 10})  # at scales 1, 10, 1
+LOPSIDED_FACTOR = 2.0**-12
 NEAR_STEP = 2.0**-20
 _SHARE = 3  # one entry in _SHARE takes a boundary value
 _REALS = np.array([0.0, 1.0, -1.0, NEAR_STEP, -NEAR_STEP])
 _SCALED = np.array([False, False, False, True, True])  # tiny values follow the trial's scale
 
 
-def regimes(trials: np.ndarray, dtype: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(near, tight, boundary): a bool per trial number (none outside float64)."""
+@dataclass(frozen=True)
+class Regimes:
+    """Which trials of a batch are drawn in each regime: a bool per trial."""
+
+    near: np.ndarray
+    tight: np.ndarray
+    boundary: np.ndarray
+    lopsided: np.ndarray
+
+
+def regimes(trials: np.ndarray, dtype: str) -> Regimes:
+    """The regimes of each trial number (none outside float64)."""
     t = np.asarray(trials, dtype=np.int64) % REGIME_CYCLE
     if dtype != "float64":
         no = np.zeros(t.shape, dtype=bool)
-        return no, no, no
-    return tuple(np.isin(t, sorted(s)) for s in (NEAR, TIGHT, BOUNDARY))  # type: ignore[return-value]
+        return Regimes(no, no, no, no)
+    return Regimes(*(np.isin(t, sorted(s)) for s in (NEAR, TIGHT, BOUNDARY, LOPSIDED)))
+
+
+def lopsided_candidates(specs: Mapping[str, InputSpec], stressed: frozenset[str]) -> frozenset[str]:
+    """The inputs a lopsided trial may draw tiny: stressed reals without bounds of their own
+    (`stressed`: the names whose sampler takes the trial's scale)."""
+    return frozenset(
+        n for n, s in specs.items() if s.kind == REAL and not s.bounds and n in stressed
+    )
+
+
+def lopsided_scales(
+    scales: np.ndarray, stream: Stream, lopsided: np.ndarray, alone: bool
+) -> np.ndarray:
+    """An input's scale per trial: in the lopsided trials `LOPSIDED_FACTOR` of the trial's
+    scale one time in two (from the input's own `stream`), or always where it is the
+    statement's only candidate (`alone`)."""
+    tiny = lopsided if alone else lopsided & (stream.integers(0, 2) == 1)
+    return np.where(tiny, scales * LOPSIDED_FACTOR, scales)
 
 
 def partners(specs: Mapping[str, InputSpec]) -> dict[str, tuple[str, ...]]:

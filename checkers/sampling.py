@@ -32,7 +32,8 @@ Bounds. A real input's `bounds` are met by construction (bounds.py), the
 inputs they read drawn first.
 
 Regimes. Some trials, by trial number, draw inputs where a false statement
-often fails: close together, on a hypothesis's edge, at 0 and ±1 (regimes.py).
+often fails: close together, on a hypothesis's edge, at 0 and ±1, one input tiny beside
+the others (regimes.py).
 The rest are drawn as above.
 """
 
@@ -48,7 +49,14 @@ from checkers.core import FIN, INDEX_MAP, INT, NAT, REAL, InputSpec
 from checkers.dims import DimsError as DimsError
 from checkers.dims import _draw_dims as _draw_dims
 from checkers.dims import draw_dims as draw_dims
-from checkers.regimes import near_values, partners, regimes, with_boundary_values
+from checkers.regimes import (
+    lopsided_candidates,
+    lopsided_scales,
+    near_values,
+    partners,
+    regimes,
+    with_boundary_values,
+)
 from checkers.streams import Stream, input_key, seed_words
 
 Sample = Callable[[Stream, tuple[int, ...]], np.ndarray]
@@ -274,13 +282,24 @@ def sample_batch(
     scales = trial_scales(specs, plan, t, dtype)
     if unit is not None:
         scales = np.where(np.asarray(unit, dtype=bool), 1.0, scales)
-    near, tight, edge = regimes(t, dtype)
+    regime = regimes(t, dtype)
+    near, tight, edge = regime.near, regime.tight, regime.boundary
     partner = partners(specs) if near.any() else {}
+    lopsided: frozenset[str] = frozenset()
+    if regime.lopsided.any():
+        stressed = frozenset(
+            n for n, s in specs.items() if s.kind == REAL and _stressed(s.distribution)
+        )
+        lopsided = lopsided_candidates(specs, stressed)
     for name in bounds_order(specs):
         if name in values:
             continue
         spec = specs[name]
-        values[name] = sample_input(spec, Stream(input_key(base, name), t), scales, values, tight)
+        s = scales
+        if name in lopsided:
+            pick = Stream(input_key(base, f"{name}#lopsided"), t)
+            s = lopsided_scales(scales, pick, regime.lopsided, len(lopsided) == 1)
+        values[name] = sample_input(spec, Stream(input_key(base, name), t), s, values, tight)
         if edge.any() and not spec.bounds:
             stream = Stream(input_key(base, f"{name}#edge"), t)
             x = with_boundary_values(spec, values[name], stream, edge, scales)
@@ -290,6 +309,11 @@ def sample_batch(
             x = near_values(values[name], values[other], near)
             values[name] = apply_constraint(x, spec.constraint)
     return {name: values[name] for name in specs}
+
+
+def _stressed(distribution: str) -> bool:
+    sampler = SAMPLERS.get(distribution)
+    return sampler is not None and sampler.stress
 
 
 def trial_scales(

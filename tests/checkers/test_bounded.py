@@ -93,7 +93,7 @@ def test_bound_by_an_earlier_input_elementwise_and_reduced() -> None:
 def test_bounded_input_keeps_the_trial_scale() -> None:
     x = draw({"x": InputSpec.real(bounds=(const("lower", 0.0, strict=True),))}, 64)["x"]
     scales = stress_scales(np.arange(64), "float64")
-    loose = ~regimes(np.arange(64), "float64")[1]  # the tight trials sit at the bound
+    loose = ~regimes(np.arange(64), "float64").tight  # the tight trials sit at the bound
     for s in (1e-3, 1e3):
         assert 0.05 * s < np.median(x[(scales == s) & loose]) < 5 * s
 
@@ -161,7 +161,7 @@ def test_tight_trials_sit_on_a_bound_that_allows_equality_and_just_inside_a_stri
         "w": InputSpec.real((3,), bounds=(const("lower", -1.0), const("upper", 1.0))),
     }
     got = draw(specs, 64)
-    tight = regimes(np.arange(64), "float64")[1]
+    tight = regimes(np.arange(64), "float64").tight
     assert tight.sum() == 20 and (got["x"][tight] == 2.0).all()
     assert (got["x"][~tight] > 2.0).mean() > 0.9  # elsewhere rarely on the bound
     e = got["e"][tight]
@@ -184,7 +184,8 @@ def test_near_trials_draw_a_pair_the_bound_subtracts_close_together() -> None:
     )
     specs = {"xt": InputSpec.real(), "x": InputSpec.real(), "ea": InputSpec.real(bounds=(diff,))}
     got = draw(specs, 64)
-    near, tight, _ = regimes(np.arange(64), "float64")
+    r = regimes(np.arange(64), "float64")
+    near, tight = r.near, r.tight
     gap = np.abs(got["xt"] - got["x"])
     scale = stress_scales(np.arange(64), "float64")
     assert (gap[near] < 1e-5 * scale[near]).all()  # 2^-20 of a normal draw at its scale
@@ -205,7 +206,7 @@ def test_boundary_trials_mix_zero_and_one_into_inputs_within_their_domain() -> N
         "w": InputSpec.real(bounds=(const("lower", 5.0),)),
     }
     got = draw(specs, 256)
-    edge = regimes(np.arange(256), "float64")[2]
+    edge = regimes(np.arange(256), "float64").boundary
     x, p = got["x"][edge], got["p"][edge]
     assert (x == 0).any() and (x == 1).any() and (x == -1).any()
     assert (got["x"][~edge] != 0).all()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from checkers.core import DimConstraint, InputSpec
-from checkers.regimes import regimes
+from checkers.core import Bound, DimConstraint, InputSpec
+from checkers.regimes import LOPSIDED_FACTOR, regimes
 from checkers.sampling import (
     SAMPLERS,
     DimsError,
@@ -17,6 +17,7 @@ from checkers.sampling import (
     sample_input,
     sample_trial,
     stress_scale,
+    stress_scales,
 )
 from checkers.streams import Stream, input_key
 
@@ -127,7 +128,7 @@ def test_trial_values_follow_documented_stream(trial):
     got = sample_trial({"γ": InputSpec.real((6,))}, fin_plan({}, 64), base, trial)["γ"]
     expected = Stream(input_key(base, "γ"), [trial]).standard_normal((6,))[0]
     scale = stress_scale(trial, "float64")
-    if not regimes(np.array([trial]), "float64")[2][0]:
+    if not regimes(np.array([trial]), "float64").boundary[0]:
         np.testing.assert_array_equal(got, expected * scale)
         return
     kept = got == expected * scale
@@ -207,15 +208,62 @@ def test_stress_every_enumerated_tuple_meets_every_scale(size: int) -> None:
     base = draw_key("Proofs.t", 0, {})
     batch = sample_batch(specs, plan, base, range(64))
     unscaled = sample_input(spec, Stream(input_key(base, "x"), range(64)))
-    boundary = regimes(np.arange(64), "float64")[2]
+    regime = regimes(np.arange(64), "float64")
     scales: dict[int, set[float]] = {}
     for t in range(64):
         s = stress_scale(t, "float64")
-        if boundary[t] and float(batch["x"][t]) in (0.0, 1.0, -1.0, s * 2.0**-20, -s * 2.0**-20):
+        if regime.boundary[t] and float(batch["x"][t]) in (
+            0.0,
+            1.0,
+            -1.0,
+            s * 2.0**-20,
+            -s * 2.0**-20,
+        ):
             continue  # a boundary value (regimes.py), not a scaled draw
-        scale = float(np.round(batch["x"][t] / unscaled[t], 6))
+        # x, the only real input, is tiny in the lopsided trials (regimes.py)
+        tiny = LOPSIDED_FACTOR if regime.lopsided[t] else 1.0
+        scale = float(np.round(batch["x"][t] / unscaled[t] / tiny, 6))
         scales.setdefault(int(batch["i"][t]), set()).add(scale)
     assert scales == {i: {1.0, 1e-3, 10.0, 1e3} for i in range(size)}
+
+
+def test_lopsided_trials_draw_some_inputs_tiny_beside_the_others() -> None:
+    """In the lopsided trials each stressed real input without bounds is drawn at 2^-12 of the
+    trial's scale one time in two, by its own stream; a bounded or unstressed input keeps its
+    draw (so its bounds still hold), and no other trial is touched."""
+    specs = {
+        "u": InputSpec.real((3,)),
+        "e": InputSpec.real((3,)),
+        "w": InputSpec.real((), distribution="unit"),
+        "b": InputSpec.real((), constraint="nonnegative"),
+    }
+    upper = Bound("upper", False, ("b",), lambda v: v["b"], "x ≤ b", "h")
+    specs["x"] = InputSpec.real((), bounds=(upper,))
+    trials = np.arange(256)
+    plan = fin_plan(specs, 256)
+    base = draw_key("Proofs.t", 0, {})
+    batch = sample_batch(specs, plan, base, trials)
+    regime = regimes(trials, "float64")
+    scales = stress_scales(trials, "float64")
+    plain = ~regime.boundary & ~regime.near & ~regime.tight
+    for name in ("u", "e", "b"):
+        unscaled = sample_input(specs[name], Stream(input_key(base, name), trials))
+        ratio = np.abs(batch[name][:, ...] / unscaled).reshape(len(trials), -1)[:, 0] / scales
+        keep = plain & ~regime.lopsided
+        assert np.allclose(ratio[keep], 1.0)
+        tiny = np.isclose(ratio, LOPSIDED_FACTOR)
+        assert not tiny[~regime.lopsided].any()
+        share = tiny[regime.lopsided & plain].mean()
+        assert 0.3 < share < 0.7, (name, share)
+    assert (batch["x"] <= batch["b"]).all()  # the bound holds in every trial
+    w = sample_input(specs["w"], Stream(input_key(base, "w"), trials))
+    assert np.array_equal(batch["w"][~regime.boundary], w[~regime.boundary])  # never tiny
+    # the only candidate of a statement is tiny in every lopsided trial
+    alone = {"z": InputSpec.real((4,))}
+    one = sample_batch(alone, fin_plan(alone, 256), base, trials)
+    z = sample_input(alone["z"], Stream(input_key(base, "z"), trials))
+    ratio = np.abs(one["z"] / z)[:, 0] / scales
+    assert np.allclose(ratio[regime.lopsided & plain], LOPSIDED_FACTOR)
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])

@@ -10,6 +10,7 @@ import pytest
 from derived_support import environment
 
 from checkers import Environment, check, sampling
+from checkers.regimes import Regimes
 from theorem_index.readers.lean_source import read_lean_source
 
 SOURCE = """
@@ -48,6 +49,12 @@ theorem scaled_le {d : ℕ} {s : ℝ} (x : Vec d) (hs : |scale d| ≤ s) (i : Fi
 theorem scaled_le_swapped {d : ℕ} {s : ℝ} (x : Vec d) (hs : |scale d| ≤ s) (i : Fin d) :
     s * |x i| ≤ |scale d * x i| := sorry
 
+theorem quad_le (z : Fin 4 → ℝ) : (∑ k, z k) ^ 2 ≤ 3000 * ∑ k, z k ^ 2 := sorry
+theorem lin_le (z : Fin 4 → ℝ) : (∑ k, z k) ^ 1 ≤ 3000 * ∑ k, z k ^ 2 := sorry
+theorem pert_le (u e : Fin 3 → ℝ) :
+    |∑ k, u k * e k| ≤ 100 * ∑ k, e k ^ 2 + ∑ k, u k ^ 2 / 100 := sorry
+theorem pert_le_dropped (u e : Fin 3 → ℝ) : |∑ k, u k * e k| ≤ 100 * ∑ k, e k ^ 2 := sorry
+
 end Proofs
 """
 
@@ -77,8 +84,31 @@ def test_fail_difference_statement_only_where_the_pair_is_close(
     assert check("Proofs.mul_close_plus", env, trials=16).status == "fail"
     # drawn as before (no near or tight trials), the false statement passes
     none = np.zeros(16, dtype=bool)
-    monkeypatch.setattr(sampling, "regimes", lambda t, dtype: (none[: len(t)],) * 3)
+    monkeypatch.setattr(sampling, "regimes", lambda t, dtype: Regimes(*(none[: len(t)],) * 4))
     assert check("Proofs.mul_close_plus", env, trials=16).status == "pass"
+
+
+def test_fail_statement_false_only_where_one_input_is_tiny(
+    env: Environment, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # linear against quadratic (the upstream `hS24U` with `^ 2` made `^ 1`): false only where
+    # z is tiny; a perturbation's bound without its `u` term: false only where e ≪ u
+    assert check("Proofs.quad_le", env, trials=16).status == "pass"
+    assert check("Proofs.pert_le", env, trials=16).status == "pass"
+    for name in ("Proofs.lin_le", "Proofs.pert_le_dropped"):
+        result = check(name, env, trials=16)
+        assert result.status == "fail", (name, result.reason)
+        assert "confirmed exactly" in (result.reason or "")
+    # drawn without the lopsided trials, both false statements pass
+    real = sampling.regimes
+
+    def no_lopsided(t: np.ndarray, dtype: str) -> Regimes:
+        r = real(t, dtype)
+        return Regimes(r.near, r.tight, r.boundary, np.zeros_like(r.lopsided))
+
+    monkeypatch.setattr(sampling, "regimes", no_lopsided)
+    for name in ("Proofs.lin_le", "Proofs.pert_le_dropped"):
+        assert check(name, env, trials=16).status == "pass", name
 
 
 def test_sample_theorem_binder_bounded_by_a_definition_to_hold(env: Environment) -> None:

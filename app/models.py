@@ -310,7 +310,7 @@ class Result(Base):
     vacuous_trials: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # trials of an inequality whose sides agree within the tolerance
     tied_trials: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    # trials drawn again at scale 1 because float64 overflowed at their stress scale
+    # trials drawn again at a smaller scale because float64 overflowed at their stress scale
     rescaled_trials: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # trials failing in float64 that held at high precision (float artefacts), drawn again
     unstable_trials: Mapped[int] = mapped_column(Integer, default=0, server_default="0")

@@ -133,7 +133,10 @@ class ResultOut(BaseModel):
         "(a tie fails < and >, and holds ≤ and ≥)",
     )
     rescaled_trials: int = Field(
-        0, description="trials drawn again at scale 1 (float64 overflowed at their stress scale)"
+        0,
+        description=(
+            "trials drawn again at a smaller scale (float64 overflowed at their stress scale)"
+        ),
     )
     unstable_trials: int = Field(
         0,

@@ -14,11 +14,14 @@ later ones are traced, and inputs are drawn while a program compiles.
 Overflow at a stressed scale. Over ℝ nothing overflows, but a trial drawn at
 scale 10 or 1e3 (sampling.py) can make float64 overflow on both sides of a
 true statement (`Real.exp` of a large input). A trial at a scale other than 1
-whose sides are not all finite is therefore drawn again at scale 1, same trial
-number, and counted (`DrawOutcome.rescaled_trials`). The rule depends only on
-the trial's own inputs, so `trial_values` (repro, counterexamples) re-draws
-exactly the trials the check re-drew. Non-finite sides at scale 1 remain an
-error naming the subterm.
+whose sides are not all finite is therefore drawn again, same trial number,
+and counted (`DrawOutcome.rescaled_trials`): a trial at 1e3 first at
+`FALLBACK_SCALE` (10), where a softmax or a sigmoid still saturates and float64
+holds the sides (a statement false only where attention saturates fails only
+there), and, if that overflows too, at scale 1; any other at scale 1. The rule
+depends only on the trial's own inputs, so `trial_values` (repro,
+counterexamples) re-draws exactly the trials the check re-drew. Non-finite sides
+at scale 1 remain an error naming the subterm.
 
 A float64 trial that fails, or whose sides are not finite, counts only once the
 same program evaluated exactly at its inputs confirms it (checkers/confirming.py):
@@ -51,11 +54,14 @@ from checkers.programs import (
     recompile,
     trace_program,
 )
-from checkers.sampling import draw_key, fin_plan, sample_batch, sample_trial, trial_scales
+from checkers.sampling import draw_key, fin_plan, sample_batch, trial_scales
 from checkers.shrink import Failure
 from checkers.tolerance import RELATIONS, Tolerance, numpy_dtype
 from checkers.trials import BeyondChecker, CheckerFault
 from checkers.verdict import Verdict, judge, representable, split_outputs, strict_ties
+
+# a trial lost at a larger stress scale is drawn again here first (see the module)
+FALLBACK_SCALE = 10.0
 
 
 def explain(e: BaseException) -> str:
@@ -365,13 +371,13 @@ class Session:
         specs: Mapping[str, InputSpec],
         dims: Mapping[str, int],
         trials: range,
-        unit: np.ndarray | None = None,
+        scale_as: np.ndarray | None = None,
     ) -> dict[str, np.ndarray]:
         start = time.perf_counter()
         plan = fin_plan(specs, self.trials)
         base = draw_key(self.checker.name, self.seed, dims)
         try:
-            drawn = sample_batch(specs, plan, base, trials, self.dtype, unit=unit)
+            drawn = sample_batch(specs, plan, base, trials, self.dtype, scale_as=scale_as)
             batch = round_to(self.dtype, specs, drawn)
         except Exception as e:
             raise CheckerFault(
@@ -379,16 +385,6 @@ class Session:
             ) from e
         self.totals["sample_s"] += time.perf_counter() - start
         return batch
-
-    def trial_inputs(
-        self, dims: Mapping[str, int], trial: int, *, unit: bool = False
-    ) -> dict[str, np.ndarray]:
-        """One trial's inputs as sampled (`unit`: drawn at scale 1, as a re-drawn trial)."""
-        specs = self.specs(dims)
-        plan = fin_plan(specs, self.trials)
-        base = draw_key(self.checker.name, self.seed, dims)
-        one = sample_trial(specs, plan, base, trial, self.dtype, unit=unit)
-        return round_to(self.dtype, specs, one)
 
     def evaluate_batch(
         self,
@@ -400,21 +396,31 @@ class Session:
     ) -> tuple[dict[str, np.ndarray], tuple[np.ndarray, ...], np.ndarray | None, np.ndarray]:
         """(inputs, outputs, hypotheses held or None, re-drawn) for one batch of trials
         (`drawn`: its inputs, already sampled): a trial at a stressed scale whose sides are
-        not all finite is drawn again at scale 1 (see the module); `re-drawn` marks them."""
+        not all finite is drawn again at a smaller one (see the module); `re-drawn` marks
+        them."""
         batch = self.sample(specs, dims, trials) if drawn is None else drawn
         outs = self.run(progs, batch)
         held = self.held
         scales = trial_scales(specs, fin_plan(specs, self.trials), trials, self.dtype)
-        # float64 cannot represent the trial at its stress scale: its sides overflow, or a
-        # strict inequality's sides tie (absorbed: 1 + e^-50 is 1); drawn again at scale 1
-        rel = self.relation()
-        lost = ~representable(outs, self.dtype, rel) | strict_ties(outs, self.dtype, self.tol, rel)
-        redo = (scales != 1.0) & lost
+        redo = (scales != 1.0) & self._lost(outs)
         if redo.any():
-            batch = self.sample(specs, dims, trials, unit=redo)
+            # float64 cannot represent the trial at its stress scale: its sides overflow, or
+            # a strict inequality's sides tie (absorbed: 1 + e^-50 is 1)
+            at = np.where(redo, np.where(scales > FALLBACK_SCALE, FALLBACK_SCALE, 1.0), np.nan)
+            batch = self.sample(specs, dims, trials, scale_as=at)
             outs = self.run(progs, batch)
             held = self.held
+            again = redo & (at != 1.0) & self._lost(outs)
+            if again.any():
+                batch = self.sample(specs, dims, trials, scale_as=np.where(again, 1.0, at))
+                outs = self.run(progs, batch)
+                held = self.held
         return batch, outs, held, redo
+
+    def _lost(self, outs: Sequence[np.ndarray]) -> np.ndarray:
+        """Per trial: float64 cannot represent its sides (overflow, or a strict tie)."""
+        rel = self.relation()
+        return ~representable(outs, self.dtype, rel) | strict_ties(outs, self.dtype, self.tol, rel)
 
     def exact(
         self,

@@ -119,8 +119,8 @@ def conclude(
             **errs,
         )
     rescaled_note = (
-        f"; {rescaled} trial{'s' if rescaled != 1 else ''} re-drawn at scale 1 "
-        "(float64 could not represent them at their stress scale: their sides overflowed, "
+        f"; {rescaled} trial{'s' if rescaled != 1 else ''} re-drawn at a smaller "
+        "scale (float64 could not represent them at their stress scale: their sides overflowed, "
         "or a strict inequality's sides were rounded into a tie)"
         if rescaled
         else ""

@@ -23,10 +23,13 @@ relative part, and 1e3 also refutes bounds that are only loose at small values
 (`x ≤ 2 + A` written for `x ≤ 2 * A`); beyond 1e3 float64 overflows too often
 in ordinary statements (a product of a few dozen inputs, an `exp`). With `P`
 enumerated `Fin` tuples, trial `t` (tuple `t mod P` of round `t div P`) takes
-scale number `t mod P + t div P`: every tuple meets every scale in turn,
-whatever `P`. The low-precision modes draw at scale 1. A trial can be
-drawn at scale 1 whatever its number (`unit`): the harness re-draws a trial
-whose sides overflow at a stressed scale so (evaluation.py).
+scale number `t`, or `t + t div P` where `P` is even: every tuple meets every
+scale in turn, whatever `P`, and the first eight trials meet every scale, as
+without enumeration (numbering by `t mod P + t div P` left a statement with
+three tuples at 16 trials without a single trial at 1e3). The low-precision modes
+draw at scale 1. A trial can be drawn at another scale whatever its number
+(`scale_as`): the harness re-draws a trial whose sides overflow at a stressed
+scale so (evaluation.py).
 
 Bounds. A real input's `bounds` are met by construction (bounds.py), the
 inputs they read drawn first.
@@ -254,11 +257,12 @@ def sample_trial(
     trial: int,
     dtype: str = "float64",
     *,
-    unit: bool = False,
+    scale: float | None = None,
 ) -> dict[str, np.ndarray]:
     """Every input of one trial, reproducibly from (draw key, trial): row `trial` of
-    `sample_batch`, whatever the batch (`unit`: drawn at scale 1)."""
-    batch = sample_batch(specs, plan, base, [trial], dtype, unit=np.array([unit]))
+    `sample_batch`, whatever the batch (`scale`: drawn at that scale instead of its own)."""
+    at = np.array([np.nan if scale is None else float(scale)])
+    batch = sample_batch(specs, plan, base, [trial], dtype, scale_as=at)
     return {n: v[0] for n, v in batch.items()}
 
 
@@ -269,10 +273,11 @@ def sample_batch(
     trials: Iterable[int],
     dtype: str = "float64",
     *,
-    unit: np.ndarray | None = None,
+    scale_as: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """Every input of several trials, stacked along a new leading axis (one per trial);
-    `unit` (a bool per trial) draws those trials at scale 1 instead of their stress scale."""
+    `scale_as` (a scale per trial, NaN for its own) draws those trials at that scale instead
+    of their stress scale."""
     t = np.array([int(x) for x in trials], dtype=np.int64)
     if t.size and t.min() < 0:
         raise ValueError("trial numbers must be non-negative")
@@ -280,8 +285,9 @@ def sample_batch(
     if plan.enumerated:
         values.update(plan.tuple_for(t))  # trial t takes tuple number t mod P
     scales = trial_scales(specs, plan, t, dtype)
-    if unit is not None:
-        scales = np.where(np.asarray(unit, dtype=bool), 1.0, scales)
+    if scale_as is not None:
+        at = np.asarray(scale_as, dtype=np.float64)
+        scales = np.where(np.isnan(at), scales, at)
     regime = regimes(t, dtype)
     near, tight, edge = regime.near, regime.tight, regime.boundary
     partner = partners(specs) if near.any() else {}
@@ -323,9 +329,11 @@ def trial_scales(
     t = np.array([int(x) for x in trials], dtype=np.int64)
     if not plan.enumerated:
         return stress_scales(t, dtype)
-    # index tuples repeat every P trials: tuple k of round r takes scale number k + r, so
-    # each tuple meets every scale in turn (and each round of at least 8 trials all of them)
-    return stress_scales(t % plan.total + t // plan.total, dtype)
+    # index tuples repeat every P trials: trial t (tuple k of round r, t = rP + k) takes
+    # scale number t, or t + r where P is even, so that across rounds each tuple's number
+    # k + r(P or P + 1) steps by an odd amount and meets every scale of the 8 in turn,
+    # while the first trials still take every scale (as unenumerated ones do)
+    return stress_scales(t + (t // plan.total) * (1 - plan.total % 2), dtype)
 
 
 # --- dimension draws -------------------------------------------------------

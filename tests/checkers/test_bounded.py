@@ -135,12 +135,12 @@ def test_draw_trials_at_unit_scale_on_request() -> None:
     stressed = sample_batch(specs, plan, BASE, range(16))
     unit = trial_scales(specs, plan, range(16), "float64") != 1.0
     assert unit.any()
-    redrawn = sample_batch(specs, plan, BASE, range(16), unit=unit)
+    redrawn = sample_batch(specs, plan, BASE, range(16), scale_as=np.where(unit, 1.0, np.nan))
     np.testing.assert_array_equal(redrawn["i"], stressed["i"])
     scales = trial_scales(specs, plan, range(16), "float64")
     np.testing.assert_allclose(redrawn["x"] * scales[:, None], stressed["x"])
     for t in np.flatnonzero(unit):
-        one = sample_trial(specs, plan, BASE, int(t), unit=True)
+        one = sample_trial(specs, plan, BASE, int(t), scale=1.0)
         np.testing.assert_array_equal(one["x"], redrawn["x"][t])
 
 

@@ -49,6 +49,18 @@ theorem scaled_le {d : ℕ} {s : ℝ} (x : Vec d) (hs : |scale d| ≤ s) (i : Fi
 theorem scaled_le_swapped {d : ℕ} {s : ℝ} (x : Vec d) (hs : |scale d| ≤ s) (i : Fin d) :
     s * |x i| ≤ |scale d * x i| := sorry
 
+noncomputable def softmax (c : Nat) (z : Vec c) : Vec c :=
+  let e : Vec c := fun j => Real.exp (z j)
+  let total := ∑ k : Fin c, e k
+  fun j => e j / total
+noncomputable def attnWeights (Q K : Fin 3 → Fin 2 → ℝ) (i : Fin 3) : Vec 3 :=
+  softmax 3 (fun j => ∑ k, Q i k * K j k)
+
+theorem attn_weight_sq_le_one (Q K : Fin 3 → Fin 2 → ℝ) (i : Fin 3) :
+    ∑ j, attnWeights Q K i j ^ 2 ≤ 1 := sorry
+theorem attn_weight_sq_le_unsaturated (Q K : Fin 3 → Fin 2 → ℝ) (i : Fin 3) :
+    ∑ j, attnWeights Q K i j ^ 2 ≤ 99 / 100 := sorry
+
 theorem quad_le (z : Fin 4 → ℝ) : (∑ k, z k) ^ 2 ≤ 3000 * ∑ k, z k ^ 2 := sorry
 theorem lin_le (z : Fin 4 → ℝ) : (∑ k, z k) ^ 1 ≤ 3000 * ∑ k, z k ^ 2 := sorry
 theorem pert_le (u e : Fin 3 → ℝ) :
@@ -109,6 +121,19 @@ def test_fail_statement_false_only_where_one_input_is_tiny(
     monkeypatch.setattr(sampling, "regimes", no_lopsided)
     for name in ("Proofs.lin_le", "Proofs.pert_le_dropped"):
         assert check(name, env, trials=16).status == "pass", name
+
+
+def test_fail_attention_bound_false_only_where_attention_saturates(
+    env: Environment, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the squared weights of a row sum past 0.99 only where one score leads the others by
+    # ~5: the stressed scales (10, 1e3) saturate the attention, unit-scale draws do not
+    assert check("Proofs.attn_weight_sq_le_one", env, trials=16).status == "pass"
+    result = check("Proofs.attn_weight_sq_le_unsaturated", env, trials=16)
+    assert result.status == "fail", result.reason
+    assert "confirmed exactly" in (result.reason or "")
+    monkeypatch.setattr(sampling, "STRESS_CYCLE", (1.0,) * len(sampling.STRESS_CYCLE))
+    assert check("Proofs.attn_weight_sq_le_unsaturated", env, trials=16).status == "pass"
 
 
 def test_sample_theorem_binder_bounded_by_a_definition_to_hold(env: Environment) -> None:

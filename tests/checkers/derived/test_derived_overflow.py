@@ -1,4 +1,4 @@
-"""Trials re-drawn at scale 1 where float64 overflows at their stress scale (a true
+"""Trials re-drawn at a smaller scale where float64 overflows at their stress scale (a true
 statement never fails or errors for it), and non-finite sides at scale 1 still an error."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def test_redraw_at_unit_scale_where_float64_overflows() -> None:
     result = check("Proofs.t", environment(SOFTMAX))
     assert result.status == "pass", result.reason
     assert result.rescaled_trials > 0
-    assert f"{result.rescaled_trials} trials re-drawn at scale 1" in result.reason
+    assert f"{result.rescaled_trials} trials re-drawn at a smaller scale" in result.reason
     assert result.to_json()["rescaled_trials"] == result.rescaled_trials
     assert type(result).from_json(result.to_json()).rescaled_trials == result.rescaled_trials
 
@@ -48,9 +48,39 @@ def test_repro_replays_the_redrawn_trial() -> None:
     t = overflowing[0]
     replay = repro("Proofs.t", env, seed=0, dims=dims, trial=t)
     assert replay.result.status == "pass", replay.result.reason
-    unit = sample_trial(specs, plan, base, t, unit=True)
-    np.testing.assert_array_equal(np.asarray(replay.inputs["z"]), unit["z"])
+    # drawn again at 10, where exp(z) of this statement is finite (at 1 only if not)
+    again = sample_trial(specs, plan, base, t, scale=10.0)
+    if not np.isfinite(np.exp(again["z"])).all():
+        again = sample_trial(specs, plan, base, t, scale=1.0)
+    np.testing.assert_array_equal(np.asarray(replay.inputs["z"]), again["z"])
     assert np.isfinite(replay.lhs).all() and np.isfinite(replay.rhs).all()
+
+
+def test_redraw_at_ten_before_one_after_overflow_at_1e3() -> None:
+    # e^(70 x) overflows at scale 1e3 where x > 0, at 10 where x > 10.1 (a sixth of the
+    # draws), at 1 never (a difference, not held in log space): a trial lost at 1e3 is
+    # tried at 10, then at 1; the check replays exactly what was drawn
+    env = environment(theorem("Proofs.t", "(x : ℝ)", "Real.exp (70 * x) - Real.exp (70 * x) = 0"))
+    checker = derive("Proofs.t", env)
+    assert isinstance(checker, DerivedChecker)
+    specs = checker.input_specs({})
+    plan, base = fin_plan(specs, 64), draw_key("Proofs.t", 0, {})
+    with np.errstate(over="ignore"):
+        ladder = [
+            t
+            for t in range(64)
+            if trial_scales(specs, plan, [t], "float64")[0] == 1e3
+            and not np.isfinite(np.exp(70 * sample_trial(specs, plan, base, t)["x"]))
+        ]
+        at_ten = {t: sample_trial(specs, plan, base, t, scale=10.0)["x"] for t in ladder}
+        settles = {t: 10.0 if np.isfinite(np.exp(70 * x)) else 1.0 for t, x in at_ten.items()}
+    assert 10.0 in settles.values() and 1.0 in settles.values()  # both rungs are taken
+    result = check("Proofs.t", env)
+    assert result.status == "pass", result.reason
+    for t, scale in settles.items():
+        replay = repro("Proofs.t", env, seed=0, dims={}, trial=t)
+        drawn = sample_trial(specs, plan, base, t, scale=scale)
+        np.testing.assert_array_equal(np.asarray(replay.inputs["x"]), drawn["x"])
 
 
 def test_error_where_not_finite_at_unit_scale() -> None:

@@ -20,6 +20,12 @@ by how far they fail):
   the float64 verdict stands and the reason says the counterexample is
   unconfirmed.
 
+A closed statement (no dimensions, no inputs: every trial is the same) whose checker
+decides it exactly (`decide_exactly`: checkers/derived/exact_terms.py, in exact
+arithmetic where every quantity is rational) is settled by that decision instead, in
+`Session.exact`: a confirmed counterexample, or a statement that holds in every trial
+(`Settled.decided`), with the exact sides in the reason.
+
 At most `LIMIT` trials, `BUDGET_S` seconds and `ROUNDS` rounds of replacements
 per draw: past them the remaining failures stand, unconfirmed (checkers/outcome.py: a
 check whose failures are all unconfirmed for want of budget decided nothing, since
@@ -90,12 +96,22 @@ class Settled:
     rescaled: int = 0  # of the replacement trials
     confirmed: int | None = None  # the trial number of a confirmed counterexample
     exact: Any = None  # its exact evaluation (checkers.confirm.Exact)
+    decided: Any = None  # a closed statement's exact decision that it holds (`closed_decision`)
     unconfirmed: str = ""  # why failing trials stand unconfirmed ("" when none do)
     examined: list[int] = field(default_factory=list)
     seconds: float = 0.0  # spent examining and drawing replacements
     # (finite, verdict) of `rows` where nothing was examined: the draw's judgement reuses
     # them, so that a passing draw judges its trials once
     judged: tuple[np.ndarray, Any] | None = None
+
+
+def closed_decision(checker: Any, dims: Mapping[str, int], specs: Mapping[str, Any]) -> Any:
+    """The exact decision of a closed statement (no dims, no inputs) where its checker has
+    one (`decide_exactly`: `confirmed`, or `holds` in every trial), else None."""
+    decide = getattr(checker, "decide_exactly", None)
+    if dims or specs or decide is None:
+        return None
+    return decide()
 
 
 def candidates(session: Any, rows: Rows) -> tuple[list[int], np.ndarray, np.ndarray, Any]:
@@ -162,6 +178,9 @@ def _examine(
                 break
             if got.confirmed:
                 out.confirmed, out.exact = trial, got
+                break
+            if got.status == "holds" and getattr(got, "closed", False):
+                out.decided = got  # every trial is this one: the statement holds
                 break
             if got.status == "holds" or not broken[k]:
                 dropped.append(k)

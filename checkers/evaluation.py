@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from checkers.confirming import Rows, settle
+from checkers.confirming import Rows, closed_decision, settle
 from checkers.core import REAL, InputSpec, Unevaluable, locate_nonfinite
 from checkers.interpreted import trace_trial
 from checkers.programs import (
@@ -134,6 +134,7 @@ class DrawOutcome:
     unstable_trials: int = 0  # failed in float64, not at high precision: left out, replaced
     confirmed_trial: int | None = None  # a counterexample the exact evaluation confirmed
     exact: Any = None  # that evaluation (checkers.confirm.Exact)
+    decided: Any = None  # a closed statement decided exactly to hold (confirming.py)
     unconfirmed: str = ""  # why the failing trials stand unconfirmed ("" when none do)
     examined: int = 0  # trials evaluated exactly
     confirm_s: float = 0.0  # seconds evaluating them and drawing their replacements
@@ -433,6 +434,10 @@ class Session:
         traced once per dims, at the trial's inputs."""
         from checkers.confirm import UNCONFIRMABLE, Exact, examine
 
+        # a closed statement's every trial is one: decided in exact arithmetic where it can be
+        decided = closed_decision(self.checker, dims, specs)
+        if decided is not None:
+            return decided
         key = tuple(sorted(dims.items()))
         closed = self._traces.get(key)
         if closed is None:
@@ -576,6 +581,10 @@ class Session:
         if not len(rows):
             draw.worst_trial, draw.worst_index = None, ()
             return
+        if settled.decided is not None:  # every trial holds, decided exactly
+            draw.decided = settled.decided
+            draw.worst_trial, draw.worst_index = int(rows.numbers[0]), ()
+            return
         sides = self.split(outs)[0]
         if settled.judged is not None:
             finite, v = settled.judged
@@ -621,6 +630,8 @@ class Session:
                 draw.worst_index = ()
                 draw.worst_ratio = float("inf")
                 draw.failing_trials += 1
+            if getattr(settled.exact, "closed", False):  # decides every trial alike
+                draw.failing_trials = draw.evaluated
         elif draw.failing_trials:
             draw.unconfirmed = settled.unconfirmed
 

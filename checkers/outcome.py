@@ -135,6 +135,12 @@ def conclude(
             f"{rescaled_note}"
         )
         status = "pass"
+        decided = next((r.decided for r in live if r.decided is not None), None)
+        if decided is not None:  # a closed statement float64 could not decide (confirming.py)
+            reason = (
+                f"{relation} holds, {decided.summary()} (the statement is closed; its float64 "
+                "sides failed or were not finite)"
+            )
         if all(not r.evaluated for r in live):
             status = "unsupported"
             reason = (

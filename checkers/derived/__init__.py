@@ -22,7 +22,9 @@ structures, functions, integers, lists, whose lengths are dimensions, and recurs
 types at several depths),
 derive; statements of several clauses: propositions (conjunctions split,
 predicates unfolded, with substitute), readings (`≠`, `↔`), conjunction (their
-checker), reparam and bound_search (premises sampled to hold). The semantics
+checker), reparam and bound_search (premises sampled to hold); exact_terms with
+exact_numbers (a closed statement float64 cannot decide, decided in exact
+arithmetic). The semantics
 library, one file per source of constants: lean_core
 (Lean core and Mathlib numbers, `Fin`, big operators), lists (Lean core's
 `List.*` and the `Int` constructors), finsets, counting and probability;

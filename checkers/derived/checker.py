@@ -69,6 +69,7 @@ class DerivedChecker:
     # the predicates unfolded to reach the statement (propositions.py)
     unfolded: tuple[str, ...] = ()
     _sizes: dict[tuple[tuple[str, int], ...], dict[str, Any]] = field(default_factory=dict)
+    _decided: list[Any] = field(default_factory=list)  # `decide_exactly`, once computed
 
     # --- protocol -------------------------------------------------------------
 
@@ -363,6 +364,18 @@ class DerivedChecker:
             return jnp.all(held(inputs))
 
         return holds
+
+    def decide_exactly(self) -> Any:
+        """The relation of a closed statement (no dimensions, inputs or hypotheses) decided
+        in exact arithmetic (exact_terms.py: a `Decision`), or None where it is not exact.
+        Asked only where float64 did not decide it (checkers/confirming.py)."""
+        if not self._decided:
+            from checkers.derived.exact_terms import decide
+
+            p = self.plan
+            closed = not (p.dims or p.inputs or p.hyps or p.type_vars)
+            self._decided.append(decide(self.statement, self.semantics) if closed else None)
+        return self._decided[0]
 
     def locate_nonfinite(self, dims: Mapping[str, int], inputs: Mapping[str, Any]) -> str | None:
         """The first subterm (innermost first) whose value holds a NaN or infinity."""

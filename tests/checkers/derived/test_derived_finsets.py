@@ -11,10 +11,12 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from derived_support import definition, environment, evaluate, nat, real, theorem, value
+from derived_support import definition, environment, evaluate, nat, real, term, theorem, value
 
 from checkers import check
+from checkers.derived import Semantics
 from checkers.derived.errors import EvalError
+from checkers.derived.exact_terms import decide
 
 
 @pytest.mark.parametrize(
@@ -136,6 +138,79 @@ def test_binomial_tail_of_ten_thousand_trials_in_log_space() -> None:
 def test_closed_binomial_tail_bounds(statement: str, status: str) -> None:
     env = environment(BINOM_TAIL, theorem("Proofs.t", "", statement))
     assert check("Proofs.t", env, trials=4).status == status
+
+
+def _tail_at_most(n: int, k: int, a: int, b: int, bound: Fraction) -> bool:
+    """Whether the binomial tail at q = a / b is at most `bound`, in integers: the tail
+    is T / b^n with T = ∑ C(n, j) a^j (b - a)^(n - j), the sign of 1 - q kept."""
+    c, total = math.comb(n, k), 0
+    for j in range(k, n + 1):
+        total += c * a**j * (b - a) ** (n - j)
+        c = c * (n - j) // (j + 1)
+    return total * bound.denominator <= bound.numerator * b**n
+
+
+@pytest.mark.parametrize(
+    ("n", "k", "a", "b", "before"),
+    [
+        (100, 98, 10, 9, "fail"),  # q > 1: 1 - q < 0, a tail of 1.5e6
+        (100, 81, 10, 9, "pass"),  # the alternating terms end negative
+        # at the corpus's size the ℕ coefficients are logarithms, of a negative 1 - q
+        (10112, 9900, 10000, 9952, "error"),  # NaN: the tail is ≈ 1.0
+        (10112, 9943, 10000, 9952, "error"),  # NaN: the tail is ≈ -0.498
+        # every float64 trial fails, and no interval evaluation decides it
+        (10112, 10095, 10000, 7768, "unsupported"),
+    ],
+)
+def test_closed_binomial_tail_above_one_is_decided_exactly(
+    n: int, k: int, a: int, b: int, before: str
+) -> None:
+    """`q / 10000` swapped into `10000 / q` (the corpus's mutants): every quantity is
+    rational, so where float64 cannot decide the closed statement the relation is
+    decided in exact arithmetic: `pass`, or a `fail` confirmed exactly, never `error`."""
+    statement = f"binomTail {n} {k} ({a} / ({b} : ℝ)) ≤ 1 / (1000 : ℝ)"
+    env = environment(BINOM_TAIL, theorem("Proofs.t", "", statement))
+    result = check("Proofs.t", env, trials=4)
+    expected = "pass" if _tail_at_most(n, k, a, b, Fraction(1, 1000)) else "fail"
+    assert result.status == expected, result.reason
+    if before not in ("pass", "fail"):  # float64 could not decide it
+        assert "decided in exact arithmetic" in result.reason
+
+
+def test_statement_outside_the_exact_vocabulary_keeps_its_float_verdict() -> None:
+    """`Real.exp` is not exact: the NaN stays an error naming the subterm."""
+    statement = "binomTail 10112 9900 (10000 / (9952 : ℝ)) ≤ Real.exp 1"
+    env = environment(BINOM_TAIL, theorem("Proofs.t", "", statement))
+    result = check("Proofs.t", env, trials=4)
+    assert result.status == "error" and "non-finite" in result.reason, result.reason
+
+
+@pytest.mark.parametrize(
+    ("statement", "holds"),
+    [
+        ("(7 - 9 : ℕ) = 0", True),  # truncated subtraction
+        ("((7 : ℕ) - 9 : ℤ) = -2", True),  # the leaves at the expected type
+        ("(((7 : ℕ) - 9 : ℕ) : ℤ) = 0", True),  # … and the cast of a ℕ difference
+        ("(7 / 2 : ℕ) = 3", True),
+        ("(-7) / 2 = (-4 : ℤ)", True),  # Euclidean division
+        ("(-7) % 2 = (1 : ℤ)", True),
+        ("(1 : ℝ) / 0 = 0", True),
+        ("(2 : ℝ) ^ (-2 : ℤ) = 1 / 4", True),
+        ("((2 : ℕ) - 3) ^ 2 = (1 : ℝ)", True),  # the base of `^` is a leaf of the tree
+        ("Nat.choose 100 50 = 100891344545564193334812497256", True),
+        ("Nat.choose 100 50 < 100891344545564193334812497256", False),
+        ("Nat.factorial 25 = 15511210043330985984000000", True),
+        ("Nat.descFactorial 10 3 ≠ 720", False),
+        ("∏ i ∈ Finset.Ico 1 6, i = 120", True),
+        ("∑ i ∈ Finset.Ioo 0 4, (i : ℝ) / 2 = 3", True),
+        ("(0.5 : ℝ) + 1 / 3 > 5 / 6", False),
+        ("Real.exp 1 ≤ 3", None),  # not exact: declined
+        ("Real.sqrt 4 = 2", None),
+    ],
+)
+def test_exact_route_follows_lean_semantics(statement: str, holds: bool | None) -> None:
+    decision = decide(term(statement), Semantics())
+    assert (None if decision is None else decision.holds) is holds
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,8 @@ an integer off an integer, a comparison (an `if`, and the guards of Lean's total
 arithmetic: `x / 0`, `Real.log 0`, `Real.sqrt` of a non-positive number) off a tie of
 its sides, `sqrt` and `pow` off a zero base, a maximum off a tie of its terms.
 
-`at_kink(fn, x)` evaluates f's jaxpr at x (into the current trace, one `bind` per
+`at_kink(jaxpr, x)` evaluates f's jaxpr (derivatives.py traces f once, for the
+derivative and this test alike) at x (into the current trace, one `bind` per
 equation), follows which values depend on x, and says whether any such primitive met
 one of these points. A derivative taken there is no evidence either way: derivatives.py
 makes it NaN, a trial the comparison cannot decide, never a fail that rests on a
@@ -141,10 +142,10 @@ _WITH_PARAMS = frozenset(
 )
 
 
-def at_kink(fn: Callable[[Any], Any], x: Any) -> Any:
-    """Whether f = `fn` meets a point where it is not differentiable at `x` (see the
-    module): a boolean in the current trace."""
-    closed = jax.make_jaxpr(fn)(x)
+def at_kink(closed: jcore.ClosedJaxpr, x: Any) -> Any:
+    """Whether f, the function of one argument the jaxpr `closed` computes (its first
+    output), meets a point where it is not differentiable at `x` (see the module): a
+    boolean in the current trace."""
     flags: list[Any] = []
     _evaluate(closed.jaxpr, closed.consts, [x], [True], flags)
     if not flags:

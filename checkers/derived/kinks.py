@@ -147,10 +147,42 @@ def at_kink(closed: jcore.ClosedJaxpr, x: Any) -> Any:
     output), meets a point where it is not differentiable at `x` (see the module): a
     boolean in the current trace."""
     flags: list[Any] = []
-    _evaluate(closed.jaxpr, closed.consts, [x], [True], flags)
+    _evaluate(closed.jaxpr, closed.consts, [x], [True], [False] * len(closed.jaxpr.outvars), flags)
     if not flags:
         return jnp.zeros((), bool)
     return jnp.any(jnp.stack([jnp.any(f) for f in flags]))
+
+
+def _literal(v: Any) -> bool:
+    return isinstance(v, jcore.Literal)
+
+
+def _body(eqn: Any) -> tuple[jcore.Jaxpr, Sequence[Any]] | None:
+    """The jaxpr an equation calls (and its constants), or None."""
+    name = eqn.primitive.name
+    inner = eqn.params.get(_CALLS[name]) if name in _CALLS else None
+    if inner is None:
+        return None
+    return (inner.jaxpr, inner.consts) if isinstance(inner, jcore.ClosedJaxpr) else (inner, ())
+
+
+def _taint(jaxpr: jcore.Jaxpr, depends: Sequence[bool]) -> tuple[list[bool], list[bool]]:
+    """Which outputs depend on x (`depends`: which inputs do), and which equations
+    record a kink: a non-smooth primitive on a value that depends on x, or a call of a
+    jaxpr with one."""
+    tainted = {v for v, d in zip(jaxpr.invars, depends, strict=True) if d}
+    kinks: list[bool] = []
+    for eqn in jaxpr.eqns:
+        ins = [not _literal(v) and v in tainted for v in eqn.invars]
+        body = _body(eqn)
+        if body is not None:
+            outs, inner = _taint(body[0], ins)
+            kinks.append(any(inner))
+        else:
+            outs = [any(ins)] * len(eqn.outvars)
+            kinks.append(eqn.primitive.name in KINKS and any(ins))
+        tainted.update(v for v, d in zip(eqn.outvars, outs, strict=True) if d)
+    return [not _literal(v) and v in tainted for v in jaxpr.outvars], kinks
 
 
 def _evaluate(
@@ -158,38 +190,51 @@ def _evaluate(
     consts: Sequence[Any],
     args: Sequence[Any],
     depends: Sequence[bool],
+    wanted: Sequence[bool],
     flags: list[Any],
 ) -> tuple[list[Any], list[bool]]:
+    """The `wanted` outputs (None for the others) and which outputs depend on x, each
+    kink met appended to `flags`. Only the equations that a kink's operands or a wanted
+    output need are bound: the rest of f (whatever it computes after its last kink) would
+    be equations of the trial's program whose values nothing reads."""
+    outs_depend, kinks = _taint(jaxpr, depends)
+    needed = {v for v, w in zip(jaxpr.outvars, wanted, strict=True) if w and not _literal(v)}
+    live: list[list[bool] | None] = [None] * len(jaxpr.eqns)  # the outputs wanted of each
+    for k in reversed(range(len(jaxpr.eqns))):
+        eqn = jaxpr.eqns[k]
+        used = [v in needed for v in eqn.outvars]
+        if kinks[k] or eqn.effects or any(used):
+            live[k] = used
+            needed.update(v for v in eqn.invars if not _literal(v))
     env: dict[Any, Any] = {}
     tainted: set[Any] = set()
 
     def read(v: Any) -> Any:
-        return v.val if isinstance(v, jcore.Literal) else env[v]
+        return v.val if _literal(v) else env[v]
 
     env.update(zip(jaxpr.constvars, consts, strict=True))
     env.update(zip(jaxpr.invars, args, strict=True))
     tainted.update(v for v, d in zip(jaxpr.invars, depends, strict=True) if d)
-    for eqn in jaxpr.eqns:
+    for eqn, wanted_outs in zip(jaxpr.eqns, live, strict=True):
+        if wanted_outs is None:
+            continue
         invals = [read(v) for v in eqn.invars]
-        ins = [not isinstance(v, jcore.Literal) and v in tainted for v in eqn.invars]
+        ins = [not _literal(v) and v in tainted for v in eqn.invars]
         name = eqn.primitive.name
-        inner = eqn.params.get(_CALLS[name]) if name in _CALLS else None
-        if inner is not None:
-            body, body_consts = (
-                (inner.jaxpr, inner.consts) if isinstance(inner, jcore.ClosedJaxpr) else (inner, ())
-            )
-            outs, outs_depend = _evaluate(body, body_consts, invals, ins, flags)
+        body = _body(eqn)
+        if body is not None:
+            outs, inner_depend = _evaluate(body[0], body[1], invals, ins, wanted_outs, flags)
         else:
             out = _bind(eqn, invals)
             outs = list(out) if eqn.primitive.multiple_results else [out]
-            outs_depend = [any(ins)] * len(outs)
+            inner_depend = [any(ins)] * len(outs)
             kink = KINKS.get(name)
             if kink is not None and any(ins):
                 params = eqn.params if name in _WITH_PARAMS else {}
                 flags.append(kink(*invals, **params))
-        for v, o, d in zip(eqn.outvars, outs, outs_depend, strict=True):
+        for v, o, d in zip(eqn.outvars, outs, inner_depend, strict=True):
             env[v] = o
             if d:
                 tainted.add(v)
-    outvals = [read(v) for v in jaxpr.outvars]
-    return outvals, [not isinstance(v, jcore.Literal) and v in tainted for v in jaxpr.outvars]
+    outvals = [read(v) if w else None for v, w in zip(jaxpr.outvars, wanted, strict=True)]
+    return outvals, outs_depend

@@ -54,6 +54,7 @@ from checkers.programs import (
     recompile,
     trace_program,
 )
+from checkers.regimes import regimes
 from checkers.sampling import draw_key, fin_plan, sample_batch, trial_scales
 from checkers.shrink import Failure
 from checkers.tolerance import RELATIONS, Tolerance, numpy_dtype
@@ -373,12 +374,15 @@ class Session:
         dims: Mapping[str, int],
         trials: range,
         scale_as: np.ndarray | None = None,
+        plain: np.ndarray | None = None,
     ) -> dict[str, np.ndarray]:
         start = time.perf_counter()
         plan = fin_plan(specs, self.trials)
         base = draw_key(self.checker.name, self.seed, dims)
         try:
-            drawn = sample_batch(specs, plan, base, trials, self.dtype, scale_as=scale_as)
+            drawn = sample_batch(
+                specs, plan, base, trials, self.dtype, scale_as=scale_as, plain=plain
+            )
             batch = round_to(self.dtype, specs, drawn)
         except Exception as e:
             raise CheckerFault(
@@ -402,18 +406,29 @@ class Session:
         batch = self.sample(specs, dims, trials) if drawn is None else drawn
         outs = self.run(progs, batch)
         held = self.held
+        plain = None
+        if held is not None:
+            # a boundary value that leaves a hypothesis unmet (`ez < |z i|` with z i = 0)
+            # made the trial vacuous: drawn again without boundary values (regimes.py)
+            vacuous = regimes(np.asarray(trials), self.dtype).boundary & ~np.asarray(held)
+            if vacuous.any():
+                plain = vacuous
+                batch = self.sample(specs, dims, trials, plain=plain)
+                outs = self.run(progs, batch)
+                held = self.held
         scales = trial_scales(specs, fin_plan(specs, self.trials), trials, self.dtype)
         redo = (scales != 1.0) & self._lost(outs)
         if redo.any():
             # float64 cannot represent the trial at its stress scale: its sides overflow, or
             # a strict inequality's sides tie (absorbed: 1 + e^-50 is 1)
             at = np.where(redo, np.where(scales > FALLBACK_SCALE, FALLBACK_SCALE, 1.0), np.nan)
-            batch = self.sample(specs, dims, trials, scale_as=at)
+            batch = self.sample(specs, dims, trials, scale_as=at, plain=plain)
             outs = self.run(progs, batch)
             held = self.held
             again = redo & (at != 1.0) & self._lost(outs)
             if again.any():
-                batch = self.sample(specs, dims, trials, scale_as=np.where(again, 1.0, at))
+                at = np.where(again, 1.0, at)
+                batch = self.sample(specs, dims, trials, scale_as=at, plain=plain)
                 outs = self.run(progs, batch)
                 held = self.held
         return batch, outs, held, redo

@@ -16,7 +16,9 @@ sampling.py), some trials are:
 - *boundary* (`BOUNDARY`): each entry of an input without bounds is, one time in
   three, 0, 1, -1 or ±2^-20 of the trial's scale (a real), its least value or one
   more (a natural number), 0 or ±1 within its range (an integer); the input's sign
-  constraint is met after (`positive` makes 0 into 1);
+  constraint is met after (`positive` makes 0 into 1). A boundary trial whose
+  hypotheses then fail (`ez < |z i|` where z i is 0) is drawn again without
+  boundary values (evaluation.py), so the regime costs no trial its evidence;
 - *lopsided* (`LOPSIDED`): some real inputs are tiny beside the others. Each stressed
   real input without bounds is drawn at `LOPSIDED_FACTOR` (2^-12) of the trial's
   scale one time in two (the only such input of a statement always): a statement

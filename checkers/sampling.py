@@ -274,10 +274,11 @@ def sample_batch(
     dtype: str = "float64",
     *,
     scale_as: np.ndarray | None = None,
+    plain: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """Every input of several trials, stacked along a new leading axis (one per trial);
     `scale_as` (a scale per trial, NaN for its own) draws those trials at that scale instead
-    of their stress scale."""
+    of their stress scale; `plain` (a bool per trial) draws those without boundary values."""
     t = np.array([int(x) for x in trials], dtype=np.int64)
     if t.size and t.min() < 0:
         raise ValueError("trial numbers must be non-negative")
@@ -290,6 +291,8 @@ def sample_batch(
         scales = np.where(np.isnan(at), scales, at)
     regime = regimes(t, dtype)
     near, tight, edge = regime.near, regime.tight, regime.boundary
+    if plain is not None:
+        edge = edge & ~np.asarray(plain, dtype=bool)
     partner = partners(specs) if near.any() else {}
     lopsided: frozenset[str] = frozenset()
     if regime.lopsided.any():

@@ -10,8 +10,10 @@ each mutant is checked the same way and classified: killed, survived, equivalent
 (the edited side equals the original at every point a stronger search samples),
 not-shown-false (an inequality mutant that may still be true), stillborn (no
 checker) or error. The score is killed / (killed + survived): the share of the
-mutants shown false that the default check catches. Writes OUT/mutation.json with
-every mutant, its outcome and why; prints the counts by operator and the survivors.
+mutants shown false that the default check catches; the raw score, killed / every
+mutant that ran (equivalent and not-shown-false ones included), is printed beside it.
+Writes OUT/mutation.json with every mutant, its outcome and why; prints the counts by
+operator and the survivors.
 Exits 1 when the score is under `--target` (0.9).
 """
 
@@ -114,6 +116,10 @@ def main(argv: list[str] | None = None) -> int:
             by_op.setdefault(m["operator"], Counter())[m["outcome"]] += 1
     shown_false = outcomes["killed"] + outcomes["survived"]
     score = outcomes["killed"] / shown_false if shown_false else 0.0
+    # raw: killed among every mutant that got a checker and ran (the equivalent and the
+    # not-shown-false ones count against it, though some state true things)
+    ran = shown_false + outcomes["equivalent"] + outcomes["not-shown-false"]
+    raw = outcomes["killed"] / ran if ran else 0.0
     report = {
         "tree": str(args.tree),
         "theorems": len(names),
@@ -124,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
         "outcomes": dict(outcomes),
         "by_operator": {op: dict(c) for op, c in sorted(by_op.items())},
         "score": round(score, 4),
+        "shown_false": shown_false,
+        "raw_score": round(raw, 4),
         "wall_s": round(time.perf_counter() - start, 1),
         "rows": rows,
     }
@@ -134,8 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     for op, c in sorted(by_op.items()):
         print(f"  {op}: {dict(c)}")
     print(
-        f"score {score:.3f} (killed {outcomes['killed']} of {shown_false} shown false); "
-        f"{report['wall_s']} s"
+        f"score {score:.4f} (killed {outcomes['killed']} of {shown_false} shown false); "
+        f"raw {raw:.4f} (killed of {ran} that ran); {report['wall_s']} s"
     )
     for row in rows:
         for m in row["mutants"]:

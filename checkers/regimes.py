@@ -62,13 +62,19 @@ class Regimes:
     lopsided: np.ndarray
 
 
+# which regimes each trial number of the cycle is in: a row per regime
+_TABLE = np.array(
+    [[t in s for t in range(REGIME_CYCLE)] for s in (NEAR, TIGHT, BOUNDARY, LOPSIDED)]
+)
+
+
 def regimes(trials: np.ndarray, dtype: str) -> Regimes:
     """The regimes of each trial number (none outside float64)."""
     t = np.asarray(trials, dtype=np.int64) % REGIME_CYCLE
     if dtype != "float64":
         no = np.zeros(t.shape, dtype=bool)
         return Regimes(no, no, no, no)
-    return Regimes(*(np.isin(t, sorted(s)) for s in (NEAR, TIGHT, BOUNDARY, LOPSIDED)))
+    return Regimes(*_TABLE[:, t])
 
 
 def lopsided_candidates(specs: Mapping[str, InputSpec], stressed: frozenset[str]) -> frozenset[str]:

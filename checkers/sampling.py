@@ -309,10 +309,14 @@ def sample_batch(
             pick = Stream(input_key(base, f"{name}#lopsided"), t)
             s = lopsided_scales(scales, pick, regime.lopsided, len(lopsided) == 1)
         values[name] = sample_input(spec, Stream(input_key(base, name), t), s, values, tight)
-        if edge.any() and not spec.bounds:
-            stream = Stream(input_key(base, f"{name}#edge"), t)
-            x = with_boundary_values(spec, values[name], stream, edge, scales)
-            values[name] = apply_constraint(x, spec.constraint) if spec.kind == REAL else x
+        if edge.any() and not spec.bounds and spec.kind in (REAL, NAT, INT):
+            # drawn for the boundary trials alone: a trial's draws do not depend on its batch
+            stream = Stream(input_key(base, f"{name}#edge"), t[edge])
+            x = values[name].copy()
+            on = np.ones(int(edge.sum()), dtype=bool)
+            sub = with_boundary_values(spec, x[edge], stream, on, np.asarray(scales)[edge])
+            x[edge] = apply_constraint(sub, spec.constraint) if spec.kind == REAL else sub
+            values[name] = x
         other = next((p for p in partner.get(name, ()) if p in values), None)
         if other is not None:
             x = near_values(values[name], values[other], near)

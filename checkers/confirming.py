@@ -24,7 +24,9 @@ A closed statement (no dimensions, no inputs: every trial is the same) whose che
 decides it exactly (`decide_exactly`: checkers/derived/exact_terms.py, in exact
 arithmetic where every quantity is rational) is settled by that decision instead, in
 `Session.exact`: a confirmed counterexample, or a statement that holds in every trial
-(`Settled.decided`), with the exact sides in the reason.
+(`Settled.decided`), with the exact sides in the reason. One that passed in float64 is
+decided so too where that costs at most `PASSING_WORK_LIMIT` bits computed: float64
+passes `1e30 + 1 = 1e30` and can pass a sum whose terms cancel.
 
 At most `LIMIT` trials, `BUDGET_S` seconds and `ROUNDS` rounds of replacements
 per draw: past them the remaining failures stand, unconfirmed (checkers/outcome.py: a
@@ -50,6 +52,9 @@ LIMIT = 256  # trials examined per draw
 BUDGET_S = 10.0  # seconds of examining per draw
 ROUNDS = 8  # rounds of replacement trials per draw
 OUT_OF_BUDGET = "the examination budget ran out"
+# bits an exact decision of a closed statement may compute where float64 passed it (a few
+# milliseconds); where float64 failed, exact_numbers.WORK_LIMIT
+PASSING_WORK_LIMIT = 1 << 22
 
 
 @dataclass
@@ -105,13 +110,15 @@ class Settled:
     judged: tuple[np.ndarray, Any] | None = None
 
 
-def closed_decision(checker: Any, dims: Mapping[str, int], specs: Mapping[str, Any]) -> Any:
+def closed_decision(
+    checker: Any, dims: Mapping[str, int], specs: Mapping[str, Any], work_limit: int | None = None
+) -> Any:
     """The exact decision of a closed statement (no dims, no inputs) where its checker has
     one (`decide_exactly`: `confirmed`, or `holds` in every trial), else None."""
     decide = getattr(checker, "decide_exactly", None)
     if dims or specs or decide is None:
         return None
-    return decide()
+    return decide(work_limit) if work_limit is not None else decide()
 
 
 def candidates(session: Any, rows: Rows) -> tuple[list[int], np.ndarray, np.ndarray, Any]:
@@ -140,6 +147,16 @@ def settle(
     """Confirm the failing trials of a draw's `rows` (see the module)."""
     out = Settled(rows)
     order, broken, finite, v = candidates(session, rows)
+    if not order and session.dtype == "float64" and len(rows.numbers):
+        # a closed statement that passed in float64 is decided exactly where that is cheap:
+        # float64 passes `1e30 + 1 = 1e30`, or a binomial tail summed with cancellation
+        decided = closed_decision(session.checker, dims, specs, PASSING_WORK_LIMIT)
+        if decided is not None and decided.holds:
+            out.decided = decided
+            return out
+        if decided is not None:
+            out.confirmed, out.exact = int(rows.numbers[0]), decided
+            return out
     if not order or session.dtype != "float64":
         out.judged = (finite, v)
         return out

@@ -136,11 +136,8 @@ def conclude(
         )
         status = "pass"
         decided = next((r.decided for r in live if r.decided is not None), None)
-        if decided is not None:  # a closed statement float64 could not decide (confirming.py)
-            reason = (
-                f"{relation} holds, {decided.summary()} (the statement is closed; its float64 "
-                "sides failed or were not finite)"
-            )
+        if decided is not None:  # a closed statement decided exactly (confirming.py)
+            reason = f"{relation} holds, {decided.summary()} (the statement is closed)"
         if all(not r.evaluated for r in live):
             status = "unsupported"
             reason = (

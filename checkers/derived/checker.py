@@ -69,7 +69,7 @@ class DerivedChecker:
     # the predicates unfolded to reach the statement (propositions.py)
     unfolded: tuple[str, ...] = ()
     _sizes: dict[tuple[tuple[str, int], ...], dict[str, Any]] = field(default_factory=dict)
-    _decided: list[Any] = field(default_factory=list)  # `decide_exactly`, once computed
+    _decided: dict[int | None, Any] = field(default_factory=dict)  # `decide_exactly`, by limit
 
     # --- protocol -------------------------------------------------------------
 
@@ -365,17 +365,21 @@ class DerivedChecker:
 
         return holds
 
-    def decide_exactly(self) -> Any:
+    def decide_exactly(self, work_limit: int | None = None) -> Any:
         """The relation of a closed statement (no dimensions, inputs or hypotheses) decided
-        in exact arithmetic (exact_terms.py: a `Decision`), or None where it is not exact.
-        Asked only where float64 did not decide it (checkers/confirming.py)."""
-        if not self._decided:
+        in exact arithmetic (exact_terms.py: a `Decision`), or None where it is not exact
+        or needs more than `work_limit` bits computed (None: the full limit)
+        (checkers/confirming.py)."""
+        if work_limit not in self._decided:
             from checkers.derived.exact_terms import decide
 
             p = self.plan
             closed = not (p.dims or p.inputs or p.hyps or p.type_vars)
-            self._decided.append(decide(self.statement, self.semantics) if closed else None)
-        return self._decided[0]
+            limit = {} if work_limit is None else {"work_limit": work_limit}
+            self._decided[work_limit] = (
+                decide(self.statement, self.semantics, **limit) if closed else None
+            )
+        return self._decided[work_limit]
 
     def locate_nonfinite(self, dims: Mapping[str, int], inputs: Mapping[str, Any]) -> str | None:
         """The first subterm (innermost first) whose value holds a NaN or infinity."""

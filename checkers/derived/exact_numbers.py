@@ -59,8 +59,9 @@ def _bits(n: int) -> int:
 class Arith:
     """The operations on `Q`, metering the bits they compute."""
 
-    def __init__(self) -> None:
+    def __init__(self, work_limit: int = WORK_LIMIT) -> None:
         self.work = 0
+        self.work_limit = work_limit
         self._powers: dict[tuple[int, int], tuple[int, int, int]] = {}  # (n, d) -> (e, n^e, d^e)
         self._choose: tuple[int, int, int] | None = None  # (n, k, C(n, k))
 
@@ -69,8 +70,8 @@ class Arith:
         if bits > MAX_BITS:
             raise Declined(f"a number of more than {MAX_BITS:,} bits")
         self.work += bits
-        if self.work > WORK_LIMIT:
-            raise Declined(f"more than {WORK_LIMIT:,} bits computed")
+        if self.work > self.work_limit:
+            raise Declined(f"more than {self.work_limit:,} bits computed")
         return Q(kind, n, d)
 
     def _room(self, bits: float) -> None:

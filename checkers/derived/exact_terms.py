@@ -30,7 +30,16 @@ from typing import Any
 
 from checkers.derived.equations import EqnFn
 from checkers.derived.errors import EvalError
-from checkers.derived.exact_numbers import RANK, Arith, Decision, Declined, Q, cast, compare
+from checkers.derived.exact_numbers import (
+    RANK,
+    WORK_LIMIT,
+    Arith,
+    Decision,
+    Declined,
+    Q,
+    cast,
+    compare,
+)
 from checkers.derived.operators import ARITH
 from checkers.derived.types import INT_NAMES, NAT_NAMES, REAL_NAMES
 from checkers.derived.values import Builtin
@@ -59,12 +68,12 @@ class _Finset:
     kind: str
 
 
-def decide(statement: S.Term, library: Any) -> Decision | None:
+def decide(statement: S.Term, library: Any, work_limit: int = WORK_LIMIT) -> Decision | None:
     """The relation `lhs R rhs` decided exactly, or None where the statement leaves the
-    exact vocabulary or its limits (see the module)."""
+    exact vocabulary or its limits (see the module; `work_limit`: bits computed in all)."""
     if not (isinstance(statement, S.BinOp) and statement.op in _HOLDS):
         return None
-    reader = _Reader(library)
+    reader = _Reader(library, work_limit)
     try:
         lhs, rhs = reader.tree([statement.lhs, statement.rhs], {}, None, default_nat=True)
     except (Declined, EvalError, ArithmeticError, ValueError, RecursionError):
@@ -103,9 +112,9 @@ def _deferred(t: S.Term) -> bool:
 
 
 class _Reader:
-    def __init__(self, library: Any) -> None:
+    def __init__(self, library: Any, work_limit: int = WORK_LIMIT) -> None:
         self.lib = library
-        self.arith = Arith()
+        self.arith = Arith(work_limit)
         self.depth = 0
         self.elements = 0
 

@@ -105,19 +105,18 @@ def test_decide_statements_about_tiny_numbers(env):
     assert result.tied_trials == 0
 
 
-def test_huge_numbers_decided_at_their_resolution(env):
+def test_huge_numbers_decided_exactly(env):
     # 1e30 + 1 rounds to 1e30 in float64 (and differs by 1e-30 relative): below the
-    # resolution, so the equation passes (it is false in ℝ) and the strict
-    # inequality, true in ℝ, ties in float64; 1e25 is well above the resolution. The
-    # tie is no counterexample when evaluated exactly (the literal 1e30 stands for an
-    # interval as wide as its rounding), so every trial is unstable: not a fail, and
-    # not a pass either
-    assert run(env, "huge_plus_one").status == "pass"
+    # resolution, so float64 passes the equation (false in ℝ) and ties the strict
+    # inequality (true in ℝ). Both are closed and rational: decided exactly, Lean's
+    # `(1e30 : ℝ)` being 10^30 itself
+    plus_one = run(env, "huge_plus_one")
+    assert plus_one.status == "fail", plus_one.reason
+    assert "decided in exact arithmetic" in plus_one.reason
     assert run(env, "huge_plus_1e25").status == "fail"
     result = run(env, "huge_lt")
-    assert result.status == "unsupported", result.reason
-    assert result.unstable_trials >= 64
-    assert "no counterexample was confirmed" in result.reason
+    assert result.status == "pass", result.reason
+    assert "decided in exact arithmetic" in result.reason
 
 
 @pytest.mark.parametrize("key", ["cancel", "cancel_square", "cancel_sum", "sin_pi_mul"])

@@ -86,10 +86,13 @@ def _simpler(spec: InputSpec, value: np.ndarray) -> list[tuple[str, np.ndarray]]
             rounded = np.where(rounded == 0, 1.0, rounded)
         elif spec.constraint == "nonnegative":
             rounded = np.abs(rounded)
+        # each entry's sign: a tiny drawn value (a lopsided trial) keeps its sign at ±1
+        signs = np.sign(value) + 0.0
         options = [
             ("zeros", np.zeros(spec.shape)),
             ("ones", np.ones(spec.shape)),
             ("small integers", rounded.astype(np.float64)),
+            ("signs", signs),
         ]
         options = [(label, v) for label, v in options if satisfies(v, spec.constraint)]
     elif spec.kind == FIN:

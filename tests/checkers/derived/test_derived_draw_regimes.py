@@ -10,7 +10,9 @@ import pytest
 from derived_support import environment
 
 from checkers import Environment, check, sampling
+from checkers.core import InputSpec
 from checkers.regimes import Regimes
+from checkers.shrink import _simpler
 from theorem_index.readers.lean_source import read_lean_source
 
 SOURCE = """
@@ -141,3 +143,15 @@ def test_sample_theorem_binder_bounded_by_a_definition_to_hold(env: Environment)
     assert result.status == "pass", result.reason
     assert result.vacuous_trials == 0
     assert check("Proofs.scaled_le_swapped", env, trials=16).status == "fail"
+
+
+def test_shrink_tiny_counterexample_to_its_signs() -> None:
+    """A counterexample drawn tiny (a lopsided trial) shrinks to ±1 entrywise where that
+    still fails (the README's `Real.sqrt (x ^ 2) = x` at x ≈ -2.4e-4 is shown at x = -1):
+    rounding sends it to 0, where such a statement holds."""
+    spec = InputSpec.real((3,))
+    options = dict(_simpler(spec, np.array([-2.4e-4, 3e-5, 0.0])))
+    assert options["small integers"].tolist() == [0.0, 0.0, 0.0]
+    assert options["signs"].tolist() == [-1.0, 1.0, 0.0]
+    positive = InputSpec.real((), constraint="positive")
+    assert dict(_simpler(positive, np.array(2.4e-4)))["signs"] == 1.0

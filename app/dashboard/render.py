@@ -28,6 +28,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from app import __version__
+from app.dashboard.login import current_login
 from theorem_index.lean import hypotheses
 
 __all__ = [
@@ -162,8 +163,6 @@ def page(
     request: Request, template: str, context: dict[str, Any], *, status_code: int = 200
 ) -> HTMLResponse:
     """The template rendered with `context` (and who is logged in), with the page headers."""
-    from app.dashboard.auth import current_login
-
     login = current_login(request)
     html = _env.get_template(template).render(
         request=request, login=login, path=request.url.path, **context

@@ -154,7 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
-    from app.services.ingest import ingest_paths
+    from app.services.ingestion import ingest_paths
 
     with open_session(settings) as session:
         report = ingest_paths(
@@ -168,8 +168,8 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_check(args: argparse.Namespace, settings: Settings) -> int:
-    from app.services.checks import CheckParams, run_checks
-    from app.services.junit import junit_xml
+    from app.services.ci import junit_xml
+    from app.services.runs import CheckParams, run_checks
 
     params = CheckParams(
         names=tuple(args.names),
@@ -279,7 +279,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Settings], int]] = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from app.services.checks import SelectionError
+    from app.services.runs import SelectionError
 
     args = build_parser().parse_args(argv)
     try:

@@ -32,9 +32,8 @@ def add_coverage_parser(sub: Any) -> None:
 
 
 def cmd_coverage(args: argparse.Namespace, settings: Settings) -> int:
-    from app.services.coverage import coverage_report
-    from app.services.coverage_store import CoverageStore
-    from app.services.selection import SelectionError
+    from app.services.coverage import CoverageStore, coverage_report
+    from app.services.runs import SelectionError
 
     open_database(settings)
     store = CoverageStore.for_settings(settings)

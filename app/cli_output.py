@@ -10,13 +10,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TextIO
 
 from app import schemas
-from app.services.ingest_batch import describe_document_kinds
+from app.services.ingestion import describe_document_kinds
 from app.visible import visible
 from theorem_index.model import IngestError
 
 if TYPE_CHECKING:  # the services load only when a command uses them
-    from app.services.checks import Replay, RunOutcome
-    from app.services.ingest import IngestReport
+    from app.services.ingestion import IngestReport
+    from app.services.runs import Replay, RunOutcome
 
 __all__ = [
     "describe_document_kinds",

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from app.cli_args import EXIT_FAILED, EXIT_OK, parse_dims, positive, seed
 from app.cli_output import dumps, print_replay, print_theorem, replay_json
 from app.runtime import open_session
-from app.services.selection import SelectionError
+from app.services.runs import SelectionError
 from app.settings import Settings
 
 __all__ = ["add_theorem_parsers", "cmd_repro", "cmd_show"]
@@ -44,7 +44,7 @@ def add_theorem_parsers(sub: Any) -> None:
 
 
 def cmd_repro(args: argparse.Namespace, settings: Settings) -> int:
-    from app.services.checks import replay
+    from app.services.runs import replay
 
     with open_session(settings) as session:
         result = replay(
@@ -64,7 +64,7 @@ def cmd_repro(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_show(args: argparse.Namespace, settings: Settings) -> int:
-    from app.services.views import theorem_detail
+    from app.services.reading import theorem_detail
 
     with open_session(settings) as session:
         detail = theorem_detail(session, name=args.name)  # the checker as recorded
@@ -85,7 +85,7 @@ def cmd_show(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _describe(session: Session, name: str) -> dict[str, Any] | None:
-    from app.services.checks import SelectionError, describe_theorem
+    from app.services.runs import SelectionError, describe_theorem
 
     try:
         return describe_theorem(session, name=name)

@@ -37,11 +37,8 @@ from app.db import redact_url
 from app.generation import Generation
 from app.logs import install_visible_log_records
 from app.runtime import load_settings, prepare_server
-from app.services.coverage import CoverageReporter
-from app.services.coverage_store import CoverageStore
-from app.services.describer import CheckerDescriber
-from app.services.runner import InProcessRunner
-from app.services.warm import WarmEnvironment
+from app.services.coverage import CheckerDescriber, CoverageReporter, CoverageStore
+from app.services.runs import InProcessRunner, WarmEnvironment
 from app.settings import Settings
 
 __all__ = ["API_PREFIX", "app", "create_app"]

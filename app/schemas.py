@@ -1,6 +1,6 @@
 """Pydantic I/O schemas: what the CLI's `--json` and the HTTP API return and accept.
 
-Separate from the ORM models (`models.py`); `app.services.views` builds these from rows.
+Separate from the ORM models (`models.py`); `app.services.reading.views` builds these from rows.
 List responses are `Page[...]`, i.e. `{data, count}`.
 """
 

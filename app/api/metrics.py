@@ -60,7 +60,7 @@ class DatabaseCollector(Collector):
         yield from self._families()
 
     def collect(self) -> Iterator[Metric]:
-        from app.services.queries import count_by_status, theorem_status_counts
+        from app.services.reading import count_by_status, theorem_status_counts
 
         runs, results, theorems, up = self._families()
         try:

@@ -1,7 +1,7 @@
 """Reading declarations, their revisions, module docs and per-module summaries.
 
 Keyword-only data-access functions over a `Session`; they return ORM rows, plain tuples
-or `theorem_index` records, never pydantic schemas (see `app.services.views` for those).
+or `theorem_index` records, never pydantic schemas (see `app.services.reading.views` for those).
 """
 
 from __future__ import annotations

@@ -12,10 +12,9 @@ from sqlalchemy.orm import Session
 
 from app import models
 from app.db import run_in_transaction
-from app.services.checks import CheckParams, SelectionError
-from app.services.lifecycle import cancel_run as cancel_check_run
-from app.services.queueing import UncheckableNames, lock_runs
-from app.services.queueing import queue_run as queue_check_run
+from app.services.runs import CheckParams, SelectionError, UncheckableNames, lock_runs
+from app.services.runs import cancel_run as cancel_check_run
+from app.services.runs import queue_run as queue_check_run
 from app.settings import Settings
 
 __all__ = ["DASHBOARD_TRIGGER", "QueueRefused", "cancel", "queue_run"]

@@ -22,15 +22,15 @@ from app import crud, models
 from app.api.deps import SessionDep, SettingsDep
 from app.api.params import MAX_ID
 from app.dashboard import actions, data
-from app.dashboard.auth import WriteRefused, require_login
 from app.dashboard.errors import PageRoute
+from app.dashboard.login import WriteRefused, require_login
 from app.dashboard.paging import MAX_PAGE, Pager
 from app.dashboard.render import page
 from app.dashboard.svg import STATUS_ORDER
 from app.dashboard.theorems import not_found
 from app.db import get_sessionmaker
-from app.services import views
-from app.services.lifecycle import ACTIVE_RUN_STATUSES
+from app.services.reading import views
+from app.services.runs import ACTIVE_RUN_STATUSES
 
 __all__ = ["EVENT_POLL_S", "router"]
 

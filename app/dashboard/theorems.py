@@ -27,7 +27,8 @@ from app.dashboard.graph import MAX_NODES, draw_graph
 from app.dashboard.paging import MAX_PAGE, PAGE_SIZE, Pager
 from app.dashboard.render import isolate, page
 from app.dashboard.svg import STATUS_ORDER, HistoryPoint, history_chart, status_bar, strip_chart
-from app.services import junit, queries, views
+from app.services.ci import junit
+from app.services.reading import queries, views
 
 __all__ = ["checkers_loaded", "not_found", "repro_command", "router", "shown_source"]
 

@@ -1,7 +1,7 @@
 """Check workers on Celery with a Redis broker; results go to the SQL database.
 
 With no broker configured nothing here is used: the server's in-process runner executes
-the same task code (`app.services.execution`).
+the same task code (`app.services.runs.execution`).
 """
 
 from app.worker.app import create_celery, default_queues, gpu_ids, run_worker

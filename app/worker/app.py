@@ -7,7 +7,7 @@ gets one GPU (`CUDA_VISIBLE_DEVICES`), the concurrency defaults to the number of
 and JAX does not pre-allocate the GPU's memory (`XLA_PYTHON_CLIENT_PREALLOCATE=false`).
 Each pool process loads the checkers (JAX) and the declarations as soon as it starts, on
 a thread of its own, so that its first task does not wait for them. Every worker announces
-itself on the broker every `PROOFBRIDGE_HEARTBEAT_S` seconds (`app.services.presence`,
+itself on the broker every `PROOFBRIDGE_HEARTBEAT_S` seconds (`app.services.runs.presence`,
 read by `/healthz`); a worker that consumes `light` also reconciles every
 `PROOFBRIDGE_RECONCILE_INTERVAL_S` seconds. Both run on threads of its main process.
 """
@@ -25,7 +25,7 @@ from typing import Any
 from celery import Celery, signals
 
 from app.logs import install_visible_log_records
-from app.services import presence
+from app.services.runs import presence
 from app.settings import Settings, get_settings
 from app.worker.config import LIGHT_QUEUE, celery_config
 from app.worker.tasks import reconcile_once, register_tasks, warm_up
@@ -91,7 +91,7 @@ def _init_pool_process(**_: Any) -> None:
 
 
 class _Beacon:
-    """Announces the worker on the broker every `heartbeat_s` (`app.services.presence`)."""
+    """Announces the worker on the broker every `heartbeat_s` (`app.services.runs.presence`)."""
 
     def __init__(self, settings: Settings, queues: list[str], concurrency: int | None) -> None:
         self._settings = settings

@@ -5,7 +5,7 @@
 - A task is acknowledged after it ran (`task_acks_late`), and put back when its pool
   process dies (`task_reject_on_worker_lost`), so a killed worker loses no chunk; each
   pool process reserves one message at a time (`worker_prefetch_multiplier = 1`).
-- Time limits: each check has its own soft and hard limits (`app.services.timeouts`);
+- Time limits: each check has its own soft and hard limits (`app.services.runs.timeouts`);
   a task (one chunk) gets Celery's limits above their sum, and Redis redelivers an
   unacknowledged message only after `visibility_timeout`, which is above those.
 - Queues: `cpu` and `gpu` for checks (`PROOFBRIDGE_CHECK_QUEUE` says where they go),

@@ -27,7 +27,7 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app import models
-from app.services.lifecycle import finish_run, unfinished_chunks
+from app.services.runs import finish_run, unfinished_chunks
 from app.settings import Settings
 from app.worker.config import CHECK_QUEUES, CHECK_TASK
 

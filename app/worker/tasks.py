@@ -16,10 +16,15 @@ from typing import Any
 from celery import Celery
 
 from app.db import get_sessionmaker
-from app.services.checks import build_environment, load_backend
-from app.services.execution import Limits, execute_chunk
-from app.services.lifecycle import finish_run, reconcile
-from app.services.warm import WarmChecker
+from app.services.runs import (
+    Limits,
+    WarmChecker,
+    build_environment,
+    execute_chunk,
+    finish_run,
+    load_backend,
+    reconcile,
+)
 from app.settings import get_settings
 from app.worker.config import CHECK_TASK, FINISH_TASK, INGEST_TASK, RECONCILE_TASK
 from app.worker.dispatch import CeleryDispatcher
@@ -89,7 +94,7 @@ def register_tasks(celery: Celery) -> None:
 
     @celery.task(name=INGEST_TASK, shared=False)
     def ingest_paths_task(paths: list[str], commit: str | None = None) -> dict[str, Any]:
-        from app.services.ingest import ingest_paths
+        from app.services.ingestion import ingest_paths
 
         settings = get_settings()
         with get_sessionmaker(settings.database_url)() as session:

@@ -13,8 +13,8 @@ from sqlalchemy.orm import Session
 from app.cli import main
 from app.db import make_engine
 from app.migrate import upgrade_database
-from app.services.coverage_store import code_identity
-from app.services.ingest import ingest_batch
+from app.services.coverage.store import code_identity
+from app.services.ingestion.ingest import ingest_batch
 
 
 @pytest.fixture

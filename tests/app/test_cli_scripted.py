@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from app.cli import main
 from app.db import make_engine
-from app.services.ingest import ingest_batch
+from app.services.ingestion.ingest import ingest_batch
 
 
 def test_exit_1_and_junit_failure_when_a_check_fails(
@@ -34,7 +34,7 @@ def test_exit_1_and_junit_failure_when_a_check_fails(
     finally:
         engine.dispose()
     backend = ScriptedBackend({"Proofs.bad": failing, "Proofs.good": passing()})
-    monkeypatch.setattr("app.services.checks.load_backend", lambda: backend)
+    monkeypatch.setattr("app.services.runs.checks.load_backend", lambda: backend)
     junit = tmp_path / "junit.xml"
 
     code = main(["check", "--seed", "4", "--junit", str(junit)])
@@ -78,7 +78,7 @@ def _scripted(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> A
         engine.dispose()
     backend = ScriptedBackend({"Proofs.bad": failing, "Proofs.good": passing()})
     backend.dim_names["Proofs.good"] = ("N", "a", "c")
-    monkeypatch.setattr("app.services.checks.load_backend", lambda: backend)
+    monkeypatch.setattr("app.services.runs.checks.load_backend", lambda: backend)
     return backend
 
 

@@ -10,7 +10,7 @@ from db_support import REPO, batch, definition, document, theorem
 from sqlalchemy.orm import Session
 
 from app import crud
-from app.services.ingest import ingest_batch, ingest_paths
+from app.services.ingestion.ingest import ingest_batch, ingest_paths
 
 
 def _from_full_rows(session: Session, *, include_removed: bool) -> list[object]:

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from app.cli import main
 from app.db import make_engine
-from app.services.ingest import ingest_batch
+from app.services.ingestion.ingest import ingest_batch
 
 NAME = "Proofs.pdiv_rowLN_beta"
 BINDERS = "(N D : ℕ) (ε γ : ℝ) (X : Mat N D) (β : Vec 1) (i : Fin 1) (idx : Fin (N * D))"

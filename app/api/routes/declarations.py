@@ -11,7 +11,7 @@ from app.api.deps import SessionDep
 from app.api.params import MODULE_DOC, DeclarationKind, Limit, ModuleQuery, Offset, SearchText
 from app.api.responses import error_responses
 from app.api.schemas import ProseOut
-from app.services import queries, views
+from app.services.reading import queries, views
 
 __all__ = ["MODULE_DOC", "router"]
 

@@ -1,5 +1,5 @@
 """Health: the process answers, the database is reachable, and with a broker, whether it
-answers and which workers it has seen (`app.services.presence`)."""
+answers and which workers it has seen (`app.services.runs.presence`)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from app.api.deps import SessionDep, SettingsDep
 from app.api.responses import DATABASE, error_responses
 from app.api.schemas import BrokerHealthOut, ErrorOut, HealthOut, WorkerSeenOut
 from app.db import redact_url
-from app.services import presence
+from app.services.runs import presence
 
 __all__ = ["router"]
 

@@ -19,8 +19,14 @@ from app.api.params import COMMIT_PATTERN
 from app.api.responses import error_responses
 from app.api.schemas import ErrorOut, IngestFailureOut, ValidationErrorOut
 from app.schemas import IngestReportOut
-from app.services.ingest import IngestReport, ingest_batch
-from app.services.uploads import DEFAULT_ARCHIVE_NAME, Upload, read_archive, read_uploads
+from app.services.ingestion import (
+    DEFAULT_ARCHIVE_NAME,
+    IngestReport,
+    Upload,
+    ingest_batch,
+    read_archive,
+    read_uploads,
+)
 from app.settings import Settings
 
 __all__ = ["ARCHIVE_TYPES", "router"]

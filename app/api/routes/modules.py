@@ -8,7 +8,7 @@ from app import crud, schemas
 from app.api.deps import SessionDep
 from app.api.responses import error_responses
 from app.api.schemas import ModuleOut
-from app.services import queries
+from app.services.reading import queries
 
 __all__ = ["router"]
 

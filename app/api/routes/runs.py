@@ -16,13 +16,19 @@ from app.api.params import IdempotencyKey, Limit, Offset, RunId
 from app.api.responses import error_responses, queue_responses
 from app.api.schemas import ErrorOut, RunCreate, RunDetail, RunProgress, RunStatus, RunTrigger
 from app.db import run_in_transaction
-from app.services import queries, views
-from app.services.checks import CheckParams, SelectionError
-from app.services.junit import junit_xml
-from app.services.lifecycle import cancel_run as cancel_check_run
-from app.services.queueing import IdempotencyConflict, UncheckableNames, lock_runs, queue_run
-from app.services.runner import API_TRIGGER
-from app.services.selection import UnknownDims
+from app.services.ci import junit_xml
+from app.services.reading import queries, views
+from app.services.runs import (
+    API_TRIGGER,
+    CheckParams,
+    IdempotencyConflict,
+    SelectionError,
+    UncheckableNames,
+    UnknownDims,
+    lock_runs,
+    queue_run,
+)
+from app.services.runs import cancel_run as cancel_check_run
 from app.settings import Settings
 
 __all__ = ["announce_run", "names_error", "router", "run_detail"]

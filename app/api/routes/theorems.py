@@ -12,7 +12,7 @@ from app.api.deps import SessionDep
 from app.api.params import Limit, ModuleQuery, Offset, SearchText, TheoremName
 from app.api.responses import error_responses
 from app.crud.declarations import THEOREM_KINDS
-from app.services import views
+from app.services.reading import views
 
 __all__ = ["router", "unknown_theorem"]
 

@@ -4,9 +4,9 @@
 A GitHub delivery is authenticated first, from the raw body: `X-Hub-Signature-256` must
 be `sha256=` and the hex HMAC-SHA256 of the body under the secret (compared in constant
 time); with no secret set every delivery is refused (403). Each delivery id
-(`X-GitHub-Delivery`) is handled once (`app.services.deliveries`): a delivery sent again
+(`X-GitHub-Delivery`) is handled once (`app.services.ci.deliveries`): a delivery sent again
 is ignored. A push queues a run over the theorems that changed since they were last
-checked (`changed_only`). Both triggers queue through `app.services.queueing`, as
+checked (`changed_only`). Both triggers queue through `app.services.runs.queueing`, as
 `POST /runs` does.
 """
 
@@ -35,14 +35,14 @@ from app.api.schemas import (
     QueuedRunOut,
     ValidationErrorOut,
 )
-from app.services.checks import CheckParams
-from app.services.deliveries import (
+from app.services.ci import (
     GITHUB_TRIGGER,
     MAX_DELIVERY_LENGTH,
     NOTHING_CHANGED,
     DeliveryOutcome,
     handle_delivery,
 )
+from app.services.runs import CheckParams
 from app.settings import Settings
 
 __all__ = ["CI_TRIGGER", "GITHUB_TRIGGER", "router", "signature"]

@@ -15,7 +15,7 @@ from webhook_support import MAX_BODY, SECRET, scripted
 from app.db import get_engine
 from app.main import create_app
 from app.migrate import upgrade_database
-from app.services.runner import InProcessRunner
+from app.services.runs.runner import InProcessRunner
 from app.settings import Settings
 
 

@@ -16,7 +16,7 @@ from sqlalchemy import select, text, update
 from app import models
 from app.db import LOCKED_ATTEMPTS, _retrying_commit, get_sessionmaker, run_in_transaction
 from app.main import create_app
-from app.services.runner import InProcessRunner
+from app.services.runs.runner import InProcessRunner
 
 SMALL = ["Small.div_zero", "Small.div_zero_wrong", "Small.opaque_id"]
 

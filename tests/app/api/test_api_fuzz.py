@@ -30,7 +30,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from app.main import create_app
-from app.services.runner import InProcessRunner
+from app.services.runs.runner import InProcessRunner
 from tests.conftest import SEED_MODULE_DOC
 
 pytestmark = pytest.mark.slow

@@ -15,11 +15,11 @@ from sqlalchemy import select
 
 from app import crud, models
 from app.db import get_sessionmaker
-from app.services.checks import CheckParams, create_run
-from app.services.execution import worker_name
-from app.services.ingest import ingest_batch
-from app.services.lifecycle import plan_run
-from app.services.runner import API_TRIGGER, InProcessRunner
+from app.services.ingestion.ingest import ingest_batch
+from app.services.runs.checks import CheckParams, create_run
+from app.services.runs.execution import worker_name
+from app.services.runs.lifecycle import plan_run
+from app.services.runs.runner import API_TRIGGER, InProcessRunner
 from theorem_index.readers import read_bytes
 from theorem_index.readers.batch import Batch
 

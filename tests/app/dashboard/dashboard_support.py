@@ -12,7 +12,7 @@ from db_support import batch, declaration, definition, document, theorem
 from sqlalchemy.orm import Session
 
 from app import crud, models
-from app.services.ingest import ingest_batch
+from app.services.ingestion.ingest import ingest_batch
 from app.settings import Settings
 from theorem_index.model import Declaration, ModuleDoc, SourceLocation
 

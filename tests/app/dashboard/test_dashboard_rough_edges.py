@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
 from app.dashboard.theorems import shown_source
-from app.services.ingest import ingest_paths
+from app.services.ingestion.ingest import ingest_paths
 
 NOT_AN_INTEGER = "Input should be a valid integer, unable to parse string as an integer"
 

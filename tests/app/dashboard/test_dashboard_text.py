@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
 from app.dashboard import theorems
-from app.services.ingest import ingest_paths
+from app.services.ingestion.ingest import ingest_paths
 
 TEXT_PAGE = """Plain text #
 

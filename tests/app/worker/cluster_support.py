@@ -28,7 +28,7 @@ from app import models
 from app.db import get_sessionmaker
 from app.main import create_app
 from app.migrate import upgrade_database
-from app.services.ingest import ingest_paths
+from app.services.ingestion.ingest import ingest_paths
 
 RUN_TIMEOUT_S = 240
 

@@ -20,9 +20,9 @@ from worker_support import RedisServer, free_port
 from app import models
 from app.db import make_engine
 from app.migrate import upgrade_database
-from app.services.checks import CheckParams, create_run
-from app.services.ingest import ingest_batch
-from app.services.lifecycle import plan_run, reconcile
+from app.services.ingestion.ingest import ingest_batch
+from app.services.runs.checks import CheckParams, create_run
+from app.services.runs.lifecycle import plan_run, reconcile
 from app.settings import Settings
 from app.worker import CeleryDispatcher, create_celery
 from app.worker.config import CHECK_TASK

@@ -19,7 +19,7 @@ from fault_names import OK, SLOW, SLOW_S
 from worker_support import API, AUTH, Server, unique, wait_until, worker_env
 
 from app.db import get_sessionmaker
-from app.services.ingest import ingest_paths
+from app.services.ingestion.ingest import ingest_paths
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 

@@ -7,10 +7,10 @@ results, and finishing, cancelling or reconciling it.
 - `lifecycle`: planning a run into chunks, finishing, cancelling, reconciling it
 - `execution`: executing one chunk, the task code Celery workers and `runner` share
 - `runner`: the in-process runner, where no broker is configured
-- `checks`: a run created and executed in one process (the CLI's `check`); describing a
-  theorem's checker, replaying a recorded trial
+- `checks`: a run created and executed in one process (the CLI's `check`)
+- `repro`: describing a theorem's checker; replaying a recorded trial
 - `recording`: result rows, counterexamples and dependencies
-- `parallel`, `forked`: checking in several processes of this machine
+- `parallel`, `check_worker`, `forked`: checking in several processes of this machine
 - `warm`: a process's checkers and environment, loaded once
 - `timeouts`: the time limits of one check, and the heartbeat's watchdog
 - `presence`: whether the broker answers, and which workers it has seen
@@ -20,14 +20,11 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from app.services.runs.checks import (
-        Replay,
         RunOutcome,
         build_environment,
         create_run,
-        describe_theorem,
         execute_run,
         load_backend,
-        replay,
         run_checks,
     )
     from app.services.runs.execution import Limits, execute_chunk
@@ -45,6 +42,7 @@ if TYPE_CHECKING:
         lock_runs,
         queue_run,
     )
+    from app.services.runs.repro import Replay, describe_theorem, replay
     from app.services.runs.runner import API_TRIGGER, InProcessRunner
     from app.services.runs.selection import (
         CheckParams,
@@ -60,14 +58,11 @@ else:
         __name__,
         {
             "checks": [
-                "Replay",
                 "RunOutcome",
                 "build_environment",
                 "create_run",
-                "describe_theorem",
                 "execute_run",
                 "load_backend",
-                "replay",
                 "run_checks",
             ],
             "execution": ["Limits", "execute_chunk"],
@@ -80,6 +75,7 @@ else:
                 "unfinished_chunks",
             ],
             "queueing": ["IdempotencyConflict", "UncheckableNames", "lock_runs", "queue_run"],
+            "repro": ["Replay", "describe_theorem", "replay"],
             "runner": ["API_TRIGGER", "InProcessRunner"],
             "selection": ["CheckParams", "SelectionError", "UnknownDims", "select_theorems"],
             "warm": ["WarmChecker", "WarmEnvironment", "declarations_fingerprint"],

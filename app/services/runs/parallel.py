@@ -20,7 +20,7 @@ the run still completes.
 Memory: what a process keeps between theorems is bounded (checkers/memory.py, the
 caches' sizes), and a worker drops its compiled programs after each theorem (a run
 checks each theorem once), and hands the C heap's free pages back to the system after
-a theorem that left it larger (`release_freed_memory`). Its XLA compilations run on its
+a theorem that left it larger (check_worker.py). Its XLA compilations run on its
 share of the cores (`compile_threads_for`): on cores the other workers keep busy more
 threads compile no faster, and each compilation in flight holds its own memory. But
 XLA's compilations and the native libraries' heaps still keep part of what a large
@@ -37,8 +37,6 @@ are not lower.
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import functools
 import os
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -48,14 +46,15 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any
 
+from app.services.runs.check_worker import forked_main, load_template, worker_main
 from app.services.runs.forked import ForkedProcess, Template, TemplateLost, forking_supported
 from app.services.runs.recording import error_payload
 from app.services.runs.selection import CheckParams
 
 __all__ = [
     "PARALLEL_FROM",
+    "Workers",
     "check_in_workers",
-    "check_one",
     "compile_threads_for",
     "jobs_for",
     "shared_database",
@@ -69,9 +68,6 @@ MAX_JOBS = 4
 # MB (its resident set, measured after each theorem) or has checked this many theorems
 WORKER_MEMORY_MB = 1000
 WORKER_THEOREMS = 512
-# after a theorem that left the worker this many MB larger than its last trim, the C
-# heap's free pages are handed back to the system (`release_freed_memory`)
-TRIM_GROWTH_MB = 50
 
 
 def jobs_for(requested: int | None, selected: int) -> int:
@@ -100,146 +96,6 @@ def compile_threads_for(jobs: int) -> int:
     among them (at least one). More would not compile faster on cores the other workers
     keep busy, and each compilation in flight holds its own memory."""
     return max(1, (os.cpu_count() or 1) // max(1, jobs))
-
-
-def _load(database_url: str) -> tuple[Any, Any]:
-    """The checkers and an environment of the declarations at `database_url`."""
-    from sqlalchemy import create_engine
-    from sqlalchemy.orm import Session
-
-    import checkers
-    from app import crud
-
-    engine = create_engine(database_url)
-    with Session(engine) as session:
-        env = checkers.Environment.from_declarations(crud.current_declaration_records(session))
-    engine.dispose()
-    return checkers, env
-
-
-def _load_template() -> None:
-    """What every forked worker starts with: the modules a check imports. (Not the
-    declarations: a worker reads what it uses of them, and Python's reference counts
-    would copy every page of them the template holds into each worker anyway.)"""
-    import sqlalchemy.orm  # noqa: F401
-    from checkers.environment import load_derive_hook
-
-    import app.crud  # noqa: F401
-    import checkers  # noqa: F401
-
-    load_derive_hook()  # imports the derived checkers and their vocabulary plugins
-
-
-def _configure(jax_cache_dir: str | None, compile_threads: int) -> None:
-    from checkers.jaxsetup import configure_compilation_cache
-    from checkers.programs import set_compile_threads
-
-    if jax_cache_dir is not None:
-        configure_compilation_cache(jax_cache_dir)
-    set_compile_threads(compile_threads)
-
-
-def check_one(backend: Any, env: Any, name: str, params: CheckParams) -> dict[str, Any]:
-    """One theorem's result payload; a checker that raises gives an `error` payload."""
-    try:
-        return dict(
-            backend.check(
-                name,
-                env,
-                trials=params.trials,
-                seed=params.seed,
-                dtype=params.dtype,
-                dims=None if params.dims is None else dict(params.dims),
-                draws=params.draws,
-            ).to_json()
-        )
-    except Exception as exc:  # one broken checker never stops the others
-        return error_payload(name, params, exc)
-
-
-def own_memory_mb() -> int | None:
-    """This process's resident set in MB, or None where /proc cannot say. (Its
-    proportional set, /proc/self/smaps_rollup, would count shared pages once, but
-    reading it walks every mapping: 15 ms in a large worker, against 0.02 ms.)"""
-    try:
-        with open("/proc/self/statm") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 2**20
-    except (OSError, ValueError, IndexError):
-        return None
-
-
-@functools.cache
-def _libc() -> Any:
-    try:
-        return ctypes.CDLL("libc.so.6")
-    except OSError:  # not glibc: nothing to trim
-        return None
-
-
-def release_freed_memory() -> None:
-    """Hand the pages the C heap holds free back to the system (glibc's `malloc_trim`):
-    what XLA and NumPy freed after a large theorem otherwise stays resident."""
-    libc = _libc()
-    if libc is not None and hasattr(libc, "malloc_trim"):
-        libc.malloc_trim(0)
-
-
-def _worker_main(
-    conn: Connection,
-    database_url: str,
-    jax_cache_dir: str | None,
-    limits: tuple[int, int],
-    compile_threads: int,
-) -> None:
-    """A worker process started afresh: loads the checkers and the declarations, then
-    `_serve`s, with what it loaded left out of the cyclic collector's walks (a worker's
-    lifetime is bounded: checkers/memory.py)."""
-    from checkers.memory import keep_loaded_objects_uncollected
-
-    _configure(jax_cache_dir, compile_threads)
-    loaded = _load(database_url)
-    keep_loaded_objects_uncollected()
-    _serve(conn, *loaded, limits)
-
-
-def _forked_main(conn: Connection, _loaded: None, *args: Any) -> None:
-    """A worker forked from the template (forked.py): `_worker_main`, its imports done."""
-    _worker_main(conn, *args)
-
-
-def _serve(conn: Connection, backend: Any, env: Any, limits: tuple[int, int]) -> None:
-    """Check the chunks the parent sends, one at a time, and answer each with (results,
-    names left unchecked, whether the worker retires). It retires, ending the chunk
-    early, once it has checked `limits[0]` theorems or holds more than `limits[1]` MB."""
-    from checkers.programs import clear_program_cache
-
-    theorems, memory_mb = limits
-    done = 0
-    trimmed = own_memory_mb() or 0  # the resident set after the last trim
-    while True:
-        try:
-            task = conn.recv()
-        except EOFError:  # the parent is gone
-            return
-        if task is None:
-            return
-        names, params_json = task
-        params = CheckParams.from_json(params_json)
-        results: list[dict[str, Any]] = []
-        for k, name in enumerate(names):
-            results.append(check_one(backend, env, name, params))
-            # a run checks each theorem once: its programs are not asked for again, and
-            # the executables XLA compiled for a large theorem hold up to hundreds of MB
-            clear_program_cache()
-            done += 1
-            held = own_memory_mb()
-            if held is not None and held > trimmed + TRIM_GROWTH_MB:
-                release_freed_memory()
-                held = trimmed = own_memory_mb() or held
-            if done >= theorems or (held is not None and held > memory_mb):
-                conn.send((results, list(names[k + 1 :]), True))
-                return
-        conn.send((results, [], False))
 
 
 @dataclass
@@ -309,7 +165,7 @@ class Workers:
         if worker is None:
             parent, child = self._context.Pipe()
             process = self._context.Process(
-                target=_worker_main, args=(child, self.database_url, *args), daemon=True
+                target=worker_main, args=(child, self.database_url, *args), daemon=True
             )
             process.start()
             child.close()
@@ -322,10 +178,10 @@ class Workers:
         """A worker forked from the template (started on first use), or None where it
         cannot fork: then this run's workers are started afresh."""
         if self._template is None:
-            self._template = Template(self._context, _load_template)
+            self._template = Template(self._context, load_template)
         try:
             process, conn = self._template.fork(
-                self._context, _forked_main, self.database_url, *args
+                self._context, forked_main, self.database_url, *args
             )
         except TemplateLost:
             self._fork = False

@@ -19,7 +19,7 @@ from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
 from app import models
-from app.services.runs.parallel import check_one
+from app.services.runs.check_worker import check_one
 from app.services.runs.selection import CheckParams
 
 __all__ = ["WarmChecker", "WarmEnvironment", "declarations_fingerprint"]

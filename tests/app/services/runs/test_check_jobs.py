@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from app import models
 from app.services.ingestion.ingest import ingest_paths
-from app.services.runs import parallel
+from app.services.runs import check_worker, parallel
 from app.services.runs.checks import CheckParams, run_checks
 from app.services.runs.forked import Template, TemplateLost, forking_supported
 from app.services.runs.parallel import (
@@ -133,20 +133,20 @@ def test_a_worker_that_dies_ends_its_chunk_as_error_and_the_run_completes(
 
 
 def test_a_worker_measures_its_own_memory() -> None:
-    held = parallel.own_memory_mb()
+    held = check_worker.own_memory_mb()
     if not Path("/proc/self/statm").exists():
         assert held is None  # nothing to measure: the theorem count bounds a worker
         return
     assert held is not None and 10 < held < 10_000
     ballast = bytearray(200 * 2**20)
     ballast[::4096] = b"x" * len(ballast[::4096])  # touch every page: resident
-    grown = parallel.own_memory_mb()
+    grown = check_worker.own_memory_mb()
     assert grown is not None and grown >= held + 150
     del ballast
 
 
 def test_freed_heap_memory_is_handed_back_to_the_system() -> None:
-    if parallel._libc() is None or not Path("/proc/self/statm").exists():
+    if check_worker._libc() is None or not Path("/proc/self/statm").exists():
         pytest.skip("no glibc heap to trim on this system")
     import numpy as np
 
@@ -155,9 +155,9 @@ def test_freed_heap_memory_is_handed_back_to_the_system() -> None:
     blocks = [np.ones(8192) for _ in range(4096)]
     kept = blocks[::64]
     del blocks
-    held = parallel.own_memory_mb()
-    parallel.release_freed_memory()
-    after = parallel.own_memory_mb()
+    held = check_worker.own_memory_mb()
+    check_worker.release_freed_memory()
+    after = check_worker.own_memory_mb()
     assert held is not None and after is not None
     assert after <= held - 150, (held, after)  # of the 252 MB freed
     assert all(float(b[0]) == 1.0 for b in kept)  # what is alive stays

@@ -21,10 +21,10 @@ from app.services.runs.checks import (
     CheckParams,
     SelectionError,
     execute_run,
-    replay,
     run_checks,
     select_theorems,
 )
+from app.services.runs.repro import replay
 
 pytest.importorskip("checkers.result")
 

@@ -38,13 +38,15 @@ COPY README.md alembic.ini ./
 COPY app ./app
 COPY theorem_index ./theorem_index
 COPY checkers ./checkers
+# the lean4-mlir pack (its vocabulary and registered checkers), installed as any pack is
+COPY packs ./packs
 COPY migrations ./migrations
 COPY examples ./examples
 
 # Editable: `proofbridge db upgrade` reads migrations/ beside the `app` package, which a
 # plain `pip install .` would move into site-packages without it.
-RUN pip install --no-deps -e . \
-    && python -m compileall -q app theorem_index checkers migrations \
+RUN pip install --no-deps -e . -e packs/lean4_mlir \
+    && python -m compileall -q app theorem_index checkers migrations packs \
     && proofbridge --version \
     && useradd --create-home --uid 10001 proofbridge \
     && mkdir -p var/jax-cache \

@@ -4,6 +4,8 @@
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV ?= .venv
 BIN := $(VENV)/bin
+# the lean4-mlir pack (vocabulary and registered checkers), installed beside the core
+PACK := packs/lean4_mlir
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
@@ -15,18 +17,18 @@ PORT ?= 8000
 runtime: $(VENV)/.runtime
 install: $(VENV)/.installed
 
-$(VENV)/.runtime: pyproject.toml
+$(VENV)/.runtime: pyproject.toml $(PACK)/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e .
-	$(BIN)/python -m compileall -q app theorem_index checkers migrations
+	$(BIN)/python -m pip install --quiet -e . -e $(PACK)
+	$(BIN)/python -m compileall -q app theorem_index checkers migrations $(PACK)
 	touch $@
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml $(PACK)/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	$(BIN)/python -m compileall -q app theorem_index checkers migrations
+	$(BIN)/python -m pip install --quiet -e '.[dev]' -e $(PACK)
+	$(BIN)/python -m compileall -q app theorem_index checkers migrations $(PACK)
 	touch $@ $(VENV)/.runtime
 
 # The main job on the embedded defaults (SQLite under ./var): ingest the project's own
@@ -45,8 +47,8 @@ smoke:
 	bash .ci/deploy-smoke
 
 lint: install
-	$(BIN)/ruff check app theorem_index checkers tests bench migrations
-	$(BIN)/ruff format --check app theorem_index checkers tests bench migrations
+	$(BIN)/ruff check app theorem_index checkers packs tests bench migrations
+	$(BIN)/ruff format --check app theorem_index checkers packs tests bench migrations
 
 typecheck: install
 	$(BIN)/mypy

@@ -247,8 +247,8 @@ def _sxs_child(page: str, sizes: list[int], trials: list[int], seed: int) -> dic
 
     import theorem_index
     from checkers import Environment, check
-    from checkers.programs import clear_program_cache
-    from checkers.sampling import draw_key, fin_plan, sample_batch
+    from checkers.harness.programs import clear_program_cache
+    from checkers.inputs.sampling import draw_key, fin_plan, sample_batch
 
     batch = theorem_index.read_paths([page])
     decls = [d for doc in batch.documents for d in doc.declarations]

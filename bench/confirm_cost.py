@@ -1,4 +1,4 @@
-"""What confirming failures exactly costs (checkers/confirming.py), and what it changes.
+"""What confirming failures exactly costs (checkers/harness/confirming.py), and what it changes.
 
     python bench/confirm_cost.py [--reps 25]
 
@@ -17,8 +17,8 @@ import statistics
 import time
 from typing import Any
 
-import checkers.confirming as confirming
-import checkers.evaluation as evaluation
+import checkers.harness.confirming as confirming
+import checkers.harness.evaluation as evaluation
 from checkers import Environment, check
 from theorem_index.model import Declaration
 

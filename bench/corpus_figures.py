@@ -6,7 +6,7 @@ whose head is not a relation that got one, by the form of their head.
 
 `head.check` is `proofbridge check --json`'s output (bench/corpus_check.py writes it). A
 theorem is relational when its statement, after its leading `∀ x,` and `P →`, is an `=`,
-`≤`, `<`, `≥` or `>` (checkers.mutation.relation_of); a checker ran when its status is
+`≤`, `<`, `≥` or `>` (checkers.analysis.mutation.relation_of); a checker ran when its status is
 `pass`, `fail` or `error`. Prints the figures and writes them beside the check as
 `<label>.figures.json`.
 """
@@ -55,7 +55,7 @@ def _head_form(statement: str) -> str:
 
 
 def figures(tree: Path, results: list[dict[str, Any]]) -> dict[str, Any]:
-    from checkers.mutation import relation_of
+    from checkers.analysis.mutation import relation_of
     from theorem_index import read_paths
 
     batch = read_paths([tree])

@@ -30,7 +30,7 @@ import json, resource, sys, time
 from pathlib import Path
 import numpy as np, jax
 from checkers import Environment, Registry, check
-from checkers.derived import derive
+from checkers.statements.derive import derive
 from theorem_index.readers.text_page import read_text_page
 
 page, name, dims = Path(sys.argv[1]), sys.argv[2], json.loads(sys.argv[3])

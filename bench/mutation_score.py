@@ -5,7 +5,7 @@
 
 Every theorem of the tree whose derived checker passes at the default check
 (`--trials`, the default dimension draws, seed 0) has its statement mutated
-(checkers/mutation.py: a numeral, a `+`/`-`, an operand order, an index shift), and
+(checkers/analysis/mutation.py: a numeral, a `+`/`-`, an operand order, an index shift), and
 each mutant is checked the same way and classified: killed, survived, equivalent
 (the edited side equals the original at every point a stronger search samples),
 not-shown-false (an inequality mutant that may still be true), stillborn (no
@@ -44,21 +44,27 @@ def _environment(tree: Path) -> Any:
 
 def _init(tree: str) -> None:
     global _ENV
-    from checkers.jaxsetup import configure_compilation_cache
+    from checkers.runtime.jaxsetup import configure_compilation_cache
 
     configure_compilation_cache(None)
     _ENV = _environment(Path(tree))
 
 
 def _theorem(job: tuple[str, int, int]) -> dict[str, Any]:
-    """The original's check and every mutant's outcome, for one theorem."""
-    from checkers.derived import DerivedChecker
-    from checkers.harness import run_checker
-    from checkers.mutation import classify, mutants
+    """The original's check and every mutant's outcome, for one theorem, timed."""
+    start = time.perf_counter()
+    row = _mutated(job)
+    row["seconds"] = round(time.perf_counter() - start, 3)
+    return row
+
+
+def _mutated(job: tuple[str, int, int]) -> dict[str, Any]:
+    from checkers.analysis.mutation import classify, mutants
+    from checkers.harness.check import run_checker
+    from checkers.statements.checker import DerivedChecker
 
     name, trials, per_theorem = job
     env = _ENV
-    start = time.perf_counter()
     checker = env.resolve(name, prefer="derived")
     row: dict[str, Any] = {"name": name, "mutants": []}
     if not isinstance(checker, DerivedChecker):
@@ -84,7 +90,6 @@ def _theorem(job: tuple[str, int, int]) -> dict[str, Any]:
                 "why": why[:300],
             }
         )
-    row["seconds"] = round(time.perf_counter() - start, 3)
     return row
 
 
@@ -106,8 +111,19 @@ def main(argv: list[str] | None = None) -> int:
     names = sorted(d.name for d in env.theorems())[:: args.every]
     jobs = [(n, args.trials, args.per_theorem) for n in names]
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(args.jobs, initializer=_init, initargs=(str(args.tree.resolve()),)) as pool:
-        rows = pool.map(_theorem, jobs, chunksize=8)
+    args.out.mkdir(parents=True, exist_ok=True)
+    rows: list[dict[str, Any]] = []
+    # one line per theorem as it finishes, so a long run shows where it is and a stopped
+    # one keeps what it measured
+    with (
+        (args.out / "progress.jsonl").open("w") as log,
+        ctx.Pool(args.jobs, initializer=_init, initargs=(str(args.tree.resolve()),)) as pool,
+    ):
+        for row in pool.imap_unordered(_theorem, jobs):
+            rows.append(row)
+            log.write(json.dumps(row) + "\n")
+            log.flush()
+    rows.sort(key=lambda r: r["name"])
     outcomes: Counter[str] = Counter()
     by_op: dict[str, Counter[str]] = {}
     for row in rows:
@@ -135,7 +151,6 @@ def main(argv: list[str] | None = None) -> int:
         "wall_s": round(time.perf_counter() - start, 1),
         "rows": rows,
     }
-    args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "mutation.json").write_text(json.dumps(report, indent=1) + "\n")
     print(f"{len(names)} theorems, originals {report['originals']}")
     print(f"mutants {dict(outcomes)}")

@@ -51,12 +51,12 @@ def measure(batch: int, dtype: str, runs: int) -> dict[str, Any]:
     """One batch size, in this process."""
     sys.path.insert(0, str(REPO))
     import jax
+    from proofbridge_lean4_mlir.registered.vit_tiny import compare, model
+    from proofbridge_lean4_mlir.registered.vit_tiny.checker import GRADIENT, check_vit
+    from proofbridge_lean4_mlir.registered.vit_tiny.dims import VitDims
+    from proofbridge_lean4_mlir.registered.vit_tiny.sampling import sample_trials
 
     import checkers  # noqa: F401  (float64 on)
-    from checkers.registered.vit_tiny import compare, model
-    from checkers.registered.vit_tiny.checker import GRADIENT, check_vit
-    from checkers.registered.vit_tiny.dims import VitDims
-    from checkers.registered.vit_tiny.sampling import sample_trials
 
     dims = VitDims(B=batch)
     inputs = sample_trials(0, 1, dims)

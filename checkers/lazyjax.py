@@ -1,6 +1,6 @@
 """JAX, imported where first used, and configured the moment it is imported.
 
-Deciding what a statement needs (`checkers.coverage`, the static part of deriving a
+Deciding what a statement needs (`checkers.analysis.coverage`, the static part of deriving a
 checker) reads term trees and the library's tables and computes nothing, yet most modules
 of the language and the library name `jnp` at their top: importing them would cost a
 process JAX's import (over a second) for nothing. They take `jax`, `jnp`, `lax` and the
@@ -11,7 +11,7 @@ own namespace.
 Whoever imports JAX first, through a stand-in or directly (`import jax` in the harness, a
 registered checker, a project's vocabulary pack), `install()` has it configured before
 any array exists: float64 on (the reference precision), traceback filtering off (see
-`checkers.jaxsetup`), then whatever was asked for before the import (`on_import`). It is
+`checkers.runtime.jaxsetup`), then whatever was asked for before the import (`on_import`). It is
 installed when this module is imported, which the `checkers` package does first.
 """
 
@@ -38,7 +38,7 @@ def loaded() -> bool:
 
 def _configure(jax_module: Any) -> None:
     jax_module.config.update("jax_enable_x64", True)
-    # an exception leaving a JAX transformation keeps JAX's frames (checkers.jaxsetup)
+    # an exception leaving a JAX transformation keeps JAX's frames (checkers.runtime.jaxsetup)
     jax_module.config.update("jax_traceback_filtering", "off")
     with _lock:
         pending, _pending[:] = list(_pending), []

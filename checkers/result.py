@@ -110,7 +110,7 @@ class CheckResult:
     fails `<` and `>`, and holds `≤` and `≥`; see checkers/tolerance.py);
     `unstable_trials` the trials that failed in float64 but not when evaluated
     exactly at the same inputs (float artefacts: no evidence, replaced by fresh
-    trials; see checkers/confirming.py).
+    trials; see checkers/harness/confirming.py).
     """
 
     name: str
@@ -141,7 +141,7 @@ class CheckResult:
     stats: dict[str, Any] = field(default_factory=dict)
     # trials drawn again at scale 1 because float64 overflowed at their stress scale
     rescaled_trials: int = 0
-    # a whole check's rows, one per family of nodes (checkers.prose): plain JSON
+    # a whole check's rows, one per family of nodes (checkers.registry.prose): plain JSON
     parts: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:

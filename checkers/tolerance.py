@@ -5,7 +5,7 @@ The allowed error. Two values `a`, `b` computed in dtype `d` agree when
     |a - b| <= allowed = atol[d] + rtol[d] * max(|a|, |b|, scale)     (elementwise)
 
 where `scale` is the largest magnitude of an operand of an addition the
-trial evaluated (the terms of the values, checkers/derived/measure.py; a
+trial evaluated (the terms of the values, checkers/language/measure.py; a
 checker that gives none is judged by the sides alone). Rounding in floating
 point is relative: a product is accurate relative to itself, a sum relative
 to its terms. So a statement about 1e-38 or 1e30 is decided relative to those

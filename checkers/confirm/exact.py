@@ -4,7 +4,7 @@ A float64 trial fails for one of two reasons: the statement is false at its
 inputs, or float64 lost the value on the way (an intermediate underflowed to 0
 and Lean's `Real.log 0 = 0` took over, a sigmoid saturated at 1, a strict
 inequality's sides tied within rounding). The program's jaxpr (the function of
-one trial, checkers/interpreted.py `trace_trial`) is evaluated again on the
+one trial, checkers/harness/interpreted.py `trace_trial`) is evaluated again on the
 trial's inputs with intervals (intervals.py, rules.py): a plain high-precision
 float could not tell sigmoid(822) from sigmoid(1263), an interval can say that
 it cannot. The jaxpr already spells Lean's total arithmetic (the guards of
@@ -23,8 +23,10 @@ evaluation follows Lean's semantics wherever the float one meant to.
   are equal only where they are one quantity (`Numbered`: the same point, or
   the same computation on the same quantities), so an equation of different
   computations of one irrational number is never shown true, only not false.
-- `unconfirmable`: the jaxpr uses a primitive without an exact rule, or one
-  trial computes more than `WORK_LIMIT` numbers.
+- `unconfirmable`: the jaxpr uses a primitive without an exact rule, one
+  trial computes more than `WORK_LIMIT` numbers, or the evaluation ran past the
+  caller's deadline (`timed_out`: checked between equations, so that no trial
+  takes much longer than the examination budget it was given).
 
 Only `confirmed` is evidence against the statement.
 """
@@ -32,7 +34,9 @@ Only `confirmed` is evidence against the statement.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,6 +56,14 @@ PRECISIONS = (200, 1000)  # bits: about 60, then 300 decimal digits
 WORK_LIMIT = 200_000
 
 CONFIRMED, HOLDS, UNDECIDED, UNCONFIRMABLE = "confirmed", "holds", "undecided", "unconfirmable"
+OUT_OF_TIME = "the examination budget ran out"
+
+# the perf_counter time past which the evaluation in progress stops (None: no deadline)
+_DEADLINE: ContextVar[float | None] = ContextVar("confirm_deadline", default=None)
+
+
+class _OutOfTime(Exception):
+    """The deadline passed between two equations."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +75,7 @@ class Exact:
     rhs: np.ndarray | None = None
     bits: int = 0
     why: str = ""
+    timed_out: bool = False  # unconfirmable because the deadline passed
 
     @property
     def confirmed(self) -> bool:
@@ -152,7 +165,10 @@ def _run(
             return _numbered(exact(value, literal=True), fallback)
         return env[v]
 
+    deadline = _DEADLINE.get()
     for eqn in jaxpr.eqns:
+        if deadline is not None and time.perf_counter() > deadline:
+            raise _OutOfTime
         name = eqn.primitive.name
         ins = [read(v) for v in eqn.invars]
         key: Any = (name, _params_key(eqn.params), tuple(number for _, number in ins))
@@ -207,13 +223,26 @@ def _apply(
     ]
 
 
-def examine(closed: Any, args: Sequence[Any], relation: str) -> Exact:
+def examine(
+    closed: Any, args: Sequence[Any], relation: str, deadline: float | None = None
+) -> Exact:
     """The exact verdict on one trial (see the module): `closed` is the jaxpr of one
-    trial's (lhs, rhs, scale, underflow, held), `args` its inputs in the jaxpr's order."""
+    trial's (lhs, rhs, scale, underflow, held), `args` its inputs in the jaxpr's order;
+    `deadline`: the `time.perf_counter()` past which it stops, unconfirmable."""
     work = _work(closed.jaxpr)
     if work > WORK_LIMIT:
         why = f"one trial computes {work:,} numbers, more than {WORK_LIMIT:,} evaluated exactly"
         return Exact(UNCONFIRMABLE, why=why)
+    token = _DEADLINE.set(deadline)
+    try:
+        return _examine(closed, args, relation)
+    except _OutOfTime:
+        return Exact(UNCONFIRMABLE, why=OUT_OF_TIME, timed_out=True)
+    finally:
+        _DEADLINE.reset(token)
+
+
+def _examine(closed: Any, args: Sequence[Any], relation: str) -> Exact:
     last = Exact(UNDECIDED)
     for bits in PRECISIONS:
         with iv.working(bits):
@@ -233,8 +262,9 @@ def examine(closed: Any, args: Sequence[Any], relation: str) -> Exact:
 
 
 def _work(jaxpr: Any) -> int:
-    """The numbers one evaluation computes: each equation's results (sub-jaxprs included),
-    a contraction's times the length it sums over."""
+    """The numbers one evaluation computes: each equation's results or operands, whichever
+    are more (a reduction reads every operand; sub-jaxprs included), a contraction's
+    results times the length it sums over."""
     total = 0
     for eqn in jaxpr.eqns:
         if eqn.primitive.name in _CALLS:
@@ -243,13 +273,19 @@ def _work(jaxpr: Any) -> int:
             except Exception:
                 continue
             continue
-        size = sum(math.prod(getattr(v.aval, "shape", ()) or ()) for v in eqn.outvars)
+        size = sum(_size(v) for v in eqn.outvars)
         if eqn.primitive.name == "dot_general":
             (contract, _), _ = eqn.params["dimension_numbers"]
             shape = eqn.invars[0].aval.shape
             size *= math.prod(shape[d] for d in contract)
+        else:
+            size = max(size, sum(_size(v) for v in eqn.invars))
         total += size
     return total
+
+
+def _size(v: Any) -> int:
+    return math.prod(getattr(getattr(v, "aval", None), "shape", ()) or ())
 
 
 def _decide(lhs: np.ndarray, rhs: np.ndarray, held: Interval, relation: str) -> str:

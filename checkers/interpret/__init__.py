@@ -19,7 +19,7 @@ operation's identity. One difference is left: XLA's CPU code flushes subnormal n
 nowhere else; a comparison at that magnitude is undecided either way (tolerance.py
 counts underflow). Every value is checked against the shape and dtype the jaxpr
 declares, so a rule that goes wrong raises `InterpretError` instead of returning
-a wrong number; tests/checkers/test_interpret.py compares every rule, and the
+a wrong number; tests/checkers/interpret/test_interpret.py compares every rule, and the
 programs of the example pages, with XLA's compiled results.
 """
 

@@ -119,7 +119,7 @@ def test_compare_not_equal_fails_ties_and_holds_differences():
 
 
 def test_judge_not_equal_of_arrays_holds_where_some_entry_differs():
-    from checkers.verdict import judge
+    from checkers.harness.verdict import judge
 
     lhs = np.array([[1.0, 2.0], [1.0, 2.0]])
     rhs = np.array([[1.0, 5.0], [1.0, 2.0]])

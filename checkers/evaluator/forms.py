@@ -1,0 +1,432 @@
+"""Binding forms and structures: big operators, quantifiers, `let`, `if`,
+projections, tuples, anonymous constructors, `![..]`, norms.
+
+`∑ x : Fin n, body` evaluates the body once, on a named axis for x, and sums
+that axis away (a `∑ o, pdiv f x i o * g o` is first offered to the VJP
+rewrite); `∀ k : Fin n, P k` is an `all` over the axis; `if c then a else b`
+selects between two total branches (or evaluates only the branch taken when
+c is a constant).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from checkers.language import arith as A
+from checkers.language.coercion import coerce, host_constant
+from checkers.language.errors import EvalError, NotSupported, UntypedNumeral
+from checkers.language.measure import note_operands
+from checkers.language.notation import INDEX_NOTATION, field_function
+from checkers.language.types import TFin, TFun, TList, TNat, TProd, Ty, kind_of
+from checkers.language.values import (
+    Among,
+    Arr,
+    Axis,
+    Builtin,
+    Ctor,
+    Lst,
+    Pair,
+    Proof,
+    Struct,
+    Sz,
+    Unevaluated,
+    as_array,
+    drop_axis_by_sum,
+    expand,
+    iota,
+    union_axes,
+)
+from checkers.lazyjax import jnp
+from theorem_index.lean import syntax as S
+
+if TYPE_CHECKING:
+    from checkers.language.host import Env, Host
+
+RANK = {"fin": 1, "nat": 2, "int": 3, "real": 4}
+
+
+def binder_params(binders: tuple[S.Binder, ...]) -> tuple[tuple[str, S.Term | None], ...]:
+    """(name, type) for each bound name of a big operator or quantifier; instance
+    binders carry no value."""
+    out: list[tuple[str, S.Term | None]] = []
+    for b in binders:
+        if b.pattern is not None:
+            raise NotSupported("a pattern binder in a big operator or quantifier")
+        if b.kind == "inst":
+            continue
+        for n in b.names:
+            out.append((n, b.type))
+    return tuple(out)
+
+
+def lambda_params(binders: tuple[S.Binder, ...]) -> tuple[tuple[Any, S.Term | None], ...]:
+    """(name or pattern, type) for each parameter of a `fun` (patterns.py)."""
+    out: list[tuple[Any, S.Term | None]] = []
+    for b in binders:
+        if b.kind == "inst":
+            continue
+        if b.pattern is not None:
+            out.append((b.pattern, b.type))
+        for n in b.names:
+            out.append((n, b.type))
+    return tuple(out)
+
+
+class Forms:
+    """The binding forms and structures of `Evaluator` (a mixin)."""
+
+    def _quant(self: Host, t: S.Quant, env: Env) -> Arr:
+        if t.q in ("∀", "∃") and t.bound is not None and t.bound[0] == "∈":
+            return self._over_list(t, env)
+        if t.q not in ("∀", "∃") or t.bound is not None:
+            raise NotSupported(f"the quantifier {t.q} with a bound")
+        params = binder_params(t.binders)
+        if len(params) > 1:
+            inner = S.Quant(t.q, tuple(S.Binder("plain", (n,), ty) for n, ty in params[1:]), t.body)
+            return self._quant(
+                S.Quant(t.q, (S.Binder("plain", (params[0][0],), params[0][1]),), inner), env
+            )
+        name, ty_term = params[0]
+        ty = self.type_of(ty_term, env) if ty_term is not None else None
+        sz = ty.sz if isinstance(ty, TFin) else None
+        if ty_term is None:
+            sz = self.infer_index_size(name, t.body, env)
+        if sz is None:
+            raise NotSupported(f"a quantifier over a type other than Fin n ({name})")
+        ax = Axis(name, sz.n)
+        body = self._arr(self.eval(t.body, {**env, name: iota(ax, bound=sz)}), t.q)
+        if body.kind != "bool":
+            raise EvalError(f"{t.q} of a non-proposition")
+        if ax not in body.axes:
+            return body
+        k = body.axes.index(ax)
+        d = as_array(body)
+        d = jnp.all(d, axis=k) if t.q == "∀" else jnp.any(d, axis=k)
+        return Arr(d, "bool", tuple(a for a in body.axes if a is not ax))
+
+    def _over_list(self: Host, t: S.Quant, env: Env) -> Arr:
+        """`∀ x ∈ xs, p x` (`∃`) over a list: p at each element, all (any) of them; true
+        (false) for the empty list."""
+        assert t.bound is not None
+        params = binder_params(t.binders)
+        xs = self.eval(t.bound[1], env)
+        if len(params) != 1 or not isinstance(xs, Lst):
+            raise NotSupported(f"the quantifier {t.q} with a bound")
+        name = params[0][0]
+        op = "∧" if t.q == "∀" else "∨"
+        out = Arr(t.q == "∀", "bool")
+        for x in xs.items:
+            held = self._arr(self.eval(t.body, {**env, name: x}), t.q)
+            if held.kind != "bool":
+                raise EvalError(f"{t.q} of a non-proposition")
+            out = A.logic(op, out, held)
+        return out
+
+    def _tuple(self: Host, items: list[S.Term], env: Env, expected: Ty | None) -> Pair:
+        e1 = expected.fst if isinstance(expected, TProd) else None
+        e2 = expected.snd if isinstance(expected, TProd) else None
+        a = self.eval(items[0], env, e1)
+        b = self.eval(items[1], env, e2) if len(items) == 2 else self._tuple(items[1:], env, e2)
+        return Pair(a, b)
+
+    def _anon(self: Host, t: S.Anon, env: Env, expected: Ty | None) -> Any:
+        if isinstance(expected, TFin) or (
+            len(t.items) == 2
+            and isinstance(t.items[1], S.Proj | S.By | S.Hole)
+            and not isinstance(expected, TProd)
+        ):
+            v = self._arr(self.eval(t.items[0], env, TNat()), "Fin.mk")
+            sz = expected.sz if isinstance(expected, TFin) else None
+            v = coerce(v, "nat", self.ctx)
+            if sz is not None and v.is_static and not 0 <= int(v.data) < sz.n:
+                # `⟨k, h⟩ : Fin n` needs a proof h of k < n: no such term exists
+                raise EvalError(f"⟨{v.data}, _⟩ is not an element of Fin {sz.n}")
+            return v.with_(kind="fin", bound=sz)
+        return self._tuple(list(t.items), env, expected)
+
+    def _veclit(self: Host, t: S.VecLit, env: Env, expected: Ty | None = None) -> Arr:
+        # the expected type of the vector, or (in an arithmetic tree) of its elements
+        elem = expected.cod if isinstance(expected, TFun) else expected
+        vals = [self._arr(self.eval(x, env, elem), "![..]") for x in t.items]
+        if not vals:
+            return Arr(jnp.zeros((0,)), "real", dom=(Sz(0),))
+        kind = "num"
+        for v in vals:
+            if v.kind in RANK:
+                kind, _ = self._join(kind, None, v.kind, v.bound)
+        if kind == "num":
+            ek = kind_of(elem) if elem is not None else None
+            if ek not in RANK:
+                raise UntypedNumeral("a vector of numerals whose element type is not fixed here")
+            kind = ek or "real"
+        kind = "real" if kind == "fin" else kind
+        return stack(vals, kind, self.ctx)
+
+    def _listlit(self: Host, t: S.ListLit, env: Env, expected: Ty | None) -> Lst:
+        """`[a, b, c]`: each element at the element type the context gives."""
+        elem = expected.elem if isinstance(expected, TList) else None
+        if elem is None:
+            return Lst(tuple(self.eval(x, env) for x in t.items))
+        return Lst(tuple(self.coerce_to(self.eval(x, env, elem), elem) for x in t.items), elem)
+
+    def _get_elem(self: Host, t: S.Index, env: Env) -> Any:
+        """`xs[i]`, `xs[i]!`: Lean's `getElem` notation, through the library."""
+        if t.suffix not in INDEX_NOTATION:
+            raise NotSupported(f"the index notation xs[i]{t.suffix} (an Option) is not evaluated")
+        xs = self.eval(t.term, env)
+        i = self.eval(t.index, env, TNat())
+        args = [xs, i] if t.suffix else [xs, i, Proof("the index is in range")]
+        return self.apply(self.constant(INDEX_NOTATION[t.suffix]), args)
+
+    def _norm(self: Host, t: S.Norm, env: Env) -> Arr:
+        x = coerce(self._arr(self.eval(t.term, env), "‖·‖"), "real", self.ctx)
+        d = jnp.abs(as_array(x))
+        k = len(x.axes)
+        if x.dom:
+            red = tuple(range(k, d.ndim))
+            d = jnp.max(d, axis=red, initial=0.0)
+        return Arr(d, "real", x.axes)
+
+    def _proj(self: Host, t: S.Proj, env: Env, expected: Ty | None) -> Any:
+        base = t.term
+        name = base.name if isinstance(base, S.Const | S.Ident) else None
+        if name is not None and not (isinstance(base, S.Ident) and name in env):
+            try:
+                return self.constant(f"{name}.{t.field}")
+            except NotSupported:
+                pass  # field notation on the constant's value
+        v = self.eval(base, env)
+        f = t.field
+        if isinstance(v, Pair):
+            if f in ("1", "fst"):
+                return v.fst
+            if f in ("2", "snd"):
+                return v.snd
+            raise EvalError(f"a pair has no field {f}")
+        if isinstance(v, Proof):
+            return Proof(f)
+        if isinstance(v, Struct):
+            if f in v.fields:
+                got = v.fields[f]
+                if isinstance(got, Unevaluated):
+                    raise NotSupported(f"the field {f} of {v.type_name}: {got.reason}")
+                return got
+            # generalized field notation: `M.add x y` is `FloatModel.add M x y`
+            return self.apply(self.constant(f"{v.type_name}.{f}"), [v])
+        if isinstance(v, Ctor):
+            # `e.subst g` is `Back.subst e g`
+            return self.apply(self.constant(f"{v.type_name}.{f}"), [v])
+        if isinstance(v, Lst | Among):
+            return self.apply(field_function(self.constant(f"List.{f}"), v), [v])
+        if isinstance(v, Arr):
+            if f == "isLt":
+                return Proof("isLt")
+            ns = self._namespace(v)
+            return self.apply(field_function(self.constant(f"{ns}.{f}"), v), [v])
+        if isinstance(v, Builtin):
+            return self.constant(f"{v.name}.{f}")
+        if hasattr(v, "field"):  # a value that knows its own fields (a finset)
+            return v.field(self, f)
+        raise NotSupported(f"the field .{f} of a {type(v).__name__}")
+
+    @staticmethod
+    def _namespace(v: Arr) -> str:
+        if v.dom:
+            return {1: "Proofs.Vec", 2: "Proofs.Mat", 3: "Proofs.Tensor3", 4: "Proofs.Kernel4"}.get(
+                len(v.dom), "Proofs.Vec"
+            )
+        return {"fin": "Fin", "nat": "Nat", "int": "Int", "real": "Real", "num": "Nat"}.get(
+            v.kind, "Nat"
+        )
+
+    def bigop_range(
+        self: Host, t: S.BigOp, name: str, ty_term: S.Term | None, env: Env
+    ) -> tuple[Sz, str]:
+        """The size of a big operator's index set and the index kind."""
+        dom = t.domain
+        if dom is not None:
+            h = dom.fn if isinstance(dom, S.App) else dom
+            hname = h.name if isinstance(h, S.Const | S.Ident) else None
+            if hname in ("Finset.range", "range") and isinstance(dom, S.App):
+                return self.dim_of(dom.args[0], env), "nat"
+            if hname not in ("Finset.univ", "univ"):
+                raise NotSupported("a big operator over a finset other than univ or range")
+        if ty_term is None:
+            # as Lean's elaborator settles it: the domain of an array it indexes
+            sz = self.infer_index_size(name, t.body, env)
+            if sz is None:
+                raise NotSupported(f"the type of the summation variable {name} is not written")
+            return sz, "fin"
+        ty = self.type_of(ty_term, env)
+        if not isinstance(ty, TFin) or ty.sz is None:
+            raise NotSupported(f"a big operator over a type other than Fin n ({name})")
+        return ty.sz, "fin"
+
+    def _bigop(self: Host, t: S.BigOp, env: Env, expected: Ty | None) -> Any:
+        params = binder_params(t.binders)
+        if not params:
+            raise NotSupported("a big operator without a bound variable")
+        if len(params) > 1:
+            inner = S.BigOp(
+                t.op,
+                (S.Binder("plain", (params[1][0],), params[1][1]),)
+                + tuple(S.Binder("plain", (n,), ty) for n, ty in params[2:]),
+                None,
+                t.body,
+            )
+            first = S.BigOp(
+                t.op, (S.Binder("plain", (params[0][0],), params[0][1]),), t.domain, inner
+            )
+            return self.eval(first, env, expected)
+        name, ty_term = params[0]
+        if t.domain is None and ty_term is not None:
+            ty = self.type_of(ty_term, env)
+            if isinstance(ty, TProd):
+                return self._bigop_pair(t, name, ty, env, expected)
+        if t.domain is not None and not _range_or_univ(t.domain):
+            return self._bigop_finset(t, name, ty_term, env, expected)
+        sz, kind = self.bigop_range(t, name, ty_term, env)
+        if t.op == "∑":
+            from checkers.evaluator.derivatives import try_contraction
+            from checkers.language.contraction import try_product_sum
+
+            r = try_contraction(self, name, sz, t.body, env)
+            if r is None:
+                r = try_product_sum(self, name, sz, t.body, env)
+            if r is not None:
+                return r
+        elif t.op != "∏":
+            raise NotSupported(f"the big operator {t.op}")
+        ax = Axis(name, sz.n)
+        v = iota(ax, kind=kind, bound=sz if kind == "fin" else None)
+        if kind == "nat":
+            v = v.with_(bound=None)
+        body = self._arr(self.eval(t.body, {**env, name: v}, expected), t.op)
+        if body.kind == "bool":
+            raise EvalError(f"{t.op} of propositions")
+        if t.op == "∑" and body.kind == "real":
+            note_operands(self.ctx, as_array(body))
+        r = drop_axis_by_sum(body, ax, prod=t.op == "∏")
+        if r.kind == "fin" and r.bound is not None and r.bound.n:
+            r = r.with_(data=jnp.mod(as_array(r), r.bound.n))
+        return r
+
+    def _bigop_finset(
+        self: Host, t: S.BigOp, name: str, ty_term: S.Term | None, env: Env, expected: Ty | None
+    ) -> Any:
+        """`∑ x ∈ s, body` over a finset value (`Finset.Icc a b`, `s.filter p`; finsets.py)."""
+        from checkers.evaluator.finsets import FinsetValue, big_operator
+
+        if t.op not in ("∑", "∏"):
+            raise NotSupported(f"the big operator {t.op}")
+        s = self.eval(t.domain, env) if t.domain is not None else None
+        if not isinstance(s, FinsetValue):
+            raise NotSupported("a big operator over a finset that is not evaluated")
+        ty = self.type_of(ty_term, env) if ty_term is not None else None
+        sz = ty.sz if isinstance(ty, TFin) else None
+        if sz is None and s.values is None:  # univ: the index's size from its uses
+            sz = self.infer_index_size(name, t.body, env)
+
+        def body(x: Arr) -> Any:
+            v = self._arr(self.eval(t.body, {**env, name: x}, expected), t.op)
+            if t.op == "∑" and v.kind == "real":
+                note_operands(self.ctx, as_array(v))
+            return v
+
+        return big_operator(self, s, name, body, t.op == "∏", sz, expected)
+
+    def _bigop_pair(
+        self: Host, t: S.BigOp, name: str, ty: TProd, env: Env, expected: Ty | None
+    ) -> Any:
+        """A big operator over `Fin m × Fin n`: one named axis per component."""
+        if not (isinstance(ty.fst, TFin) and isinstance(ty.snd, TFin)):
+            raise NotSupported(f"a big operator over a product of types other than Fin ({name})")
+        if ty.fst.sz is None or ty.snd.sz is None:
+            raise NotSupported(f"a big operator over a product of unknown sizes ({name})")
+        a1, a2 = Axis(name + ".1", ty.fst.sz.n), Axis(name + ".2", ty.snd.sz.n)
+        pair = Pair(iota(a1, bound=ty.fst.sz), iota(a2, bound=ty.snd.sz))
+        body = self._arr(self.eval(t.body, {**env, name: pair}, expected), t.op)
+        if t.op not in ("∑", "∏") or body.kind == "bool":
+            raise NotSupported(f"the big operator {t.op} of a {body.describe()}")
+        prod = t.op == "∏"
+        if not prod and body.kind == "real":
+            note_operands(self.ctx, as_array(body))
+        r = drop_axis_by_sum(drop_axis_by_sum(body, a1, prod=prod), a2, prod=prod)
+        if r.kind == "fin" and r.bound is not None and r.bound.n:
+            r = r.with_(data=jnp.mod(as_array(r), r.bound.n))
+        return r
+
+    def _let(self: Host, t: S.Let, env: Env, expected: Ty | None) -> Any:
+        if t.pattern is not None:
+            env2 = dict(env)
+            self.bind_value(t.pattern, self.eval(t.value, env), env2)
+            return self.eval(t.body, env2, expected)
+        if t.binders:
+            val = self.lam(lambda_params(t.binders), t.value, env, None)
+        else:
+            ty = self.type_of(t.type, env) if t.type is not None else None
+            val = self.eval(t.value, env, ty)
+            if ty is not None:
+                val = self.coerce_to(val, ty)
+        return self.eval(t.body, {**env, t.name: val}, expected)
+
+    def _if(self: Host, t: S.If, env: Env, expected: Ty | None) -> Any:
+        c = self._arr(self.eval(t.cond, env), "if")
+        env2 = {**env, t.hyp: Proof(t.hyp)} if t.hyp else env
+        if c.kind != "bool":
+            raise EvalError("the condition of an if is not a proposition")
+        if c.is_static and not c.axes:
+            return self.eval(t.then if bool(c.data) else t.els, env2, expected)
+        a = self._arr(self.eval(t.then, env2, expected), "if")
+        b = self._arr(self.eval(t.els, env2, expected), "if")
+        ek = kind_of(expected) if expected is not None else None
+        if ek in RANK and "num" in (a.kind, b.kind):
+            sz = expected.sz if isinstance(expected, TFin) else None
+            a, b = (coerce(x, ek or "real", self.ctx, sz) for x in (a, b))
+        return A.select(c, a, b, self.ctx)
+
+
+def _range_or_univ(dom: S.Term) -> bool:
+    """Whether a big operator's domain is `Finset.range n` or `Finset.univ`, whose index
+    the rewrites of contractions and products know (bigop_range)."""
+    h = dom.fn if isinstance(dom, S.App) else dom
+    name = h.name if isinstance(h, S.Const | S.Ident) else None
+    return name in ("Finset.univ", "univ") or (
+        name in ("Finset.range", "range") and isinstance(dom, S.App)
+    )
+
+
+def stack(vals: list[Arr], kind: str, ctx: Any) -> Arr:
+    """Values of one type as one function of a new leading index (`![a, b, c]`, or a
+    list's elements): the values at `kind`, on the union of their named axes."""
+    host = _host_stack(vals, kind, ctx)
+    if host is not None:
+        return host
+    vals = [coerce(v, kind, ctx) for v in vals]
+    axes = union_axes(*vals)
+    nd = max(len(v.dom) for v in vals)
+    ds = [expand(v, axes, nd) for v in vals]
+    shape = jnp.broadcast_shapes(*(d.shape for d in ds))
+    data = jnp.stack([jnp.broadcast_to(d, shape) for d in ds], axis=len(axes))
+    dom = (Sz(len(vals)),) + next((v.dom for v in vals if v.dom), ())
+    return Arr(data, kind, axes, dom)
+
+
+def _host_stack(vals: list[Arr], kind: str, ctx: Any) -> Arr | None:
+    """A vector literal of constants (numerals, rows computed outside any trace) built on
+    the host in one array: a weight table of thousands of numerals then costs one array
+    constant, not an eager JAX operation per entry. None when an entry is not constant."""
+    parts = []
+    for v in vals:
+        d = host_constant(v, kind, ctx)
+        if d is None:
+            return None
+        parts.append((v, d))
+    nd = max(len(v.dom) for v in vals)
+    laid = [d.reshape(tuple(s.n for s in v.dom) if v.dom else (1,) * nd) for v, d in parts]
+    shape = np.broadcast_shapes(*(d.shape for d in laid))
+    data = np.stack([np.broadcast_to(d, shape) for d in laid], axis=0)
+    dom = (Sz(len(vals)),) + next((v.dom for v in vals if v.dom), ())
+    return Arr(jnp.asarray(data), kind, (), dom)

@@ -1,0 +1,177 @@
+"""Checker programs that NumPy runs instead of XLA (checkers/interpret), and the traces
+they are run from.
+
+On the CPU a small float64 program is not compiled: its jaxpr (one trial's function,
+traced once) is evaluated by NumPy on the whole batch, which over a corpus is several
+times cheaper than XLA's compilation. `evaluate_trials` does the same for any function
+of one trial (the derivation's hypothesis probe). A derivation's dry run traces the
+program of the first dims draw of a check at the default seed and keeps it here
+(`keep_dry_run`) for the check that follows.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from checkers import interpret
+from checkers.core import InputSpec
+from checkers.harness.trials import TRACE_LOCK, input_dtype, same_sides, trial_function
+from checkers.lazyjax import jax, jcore, jnp
+from checkers.runtime.jaxsetup import device_kind
+
+# On the CPU, float64 programs whose batch of inputs holds at most this many
+# numbers are compiled at LLVM optimisation level 0: they run in well under a
+# millisecond either way, and XLA spends about a fifth less CPU time on the seed
+# page. XLA's own (HLO) optimisations are the same at every level; only the
+# order of some vectorised sums differs, which moved float64 results of the seed
+# page by at most 1e-13 relative (the tolerance is 1e-10). Low-precision
+# programs, and every program on a GPU, keep the default level.
+SMALL_PROGRAM_ELEMENTS = 1 << 16
+
+# Such small float64 programs, in batches of at most this many trials, are not compiled
+# on the CPU at all: NumPy evaluates their jaxpr (interpret.py), which over a corpus is
+# several times cheaper than XLA's compilation. `PROOFBRIDGE_INTERPRET=0` turns it off.
+INTERPRET_MAX_BATCH = 64
+# ... and only while no value one trial computes holds more than this many numbers (16 MB),
+# nor its values at once more than this many bytes: the interpreter runs a batch a few
+# trials at a time (interpret.BATCH_BYTES), so these bound what a batch holds at once
+INTERPRET_MAX_ELEMENTS = 1 << 21
+INTERPRET_MAX_TRIAL_BYTES = 128 * 2**20
+INTERPRET_VARIABLE = "PROOFBRIDGE_INTERPRET"
+
+
+def interpreting() -> bool:
+    """Whether small CPU programs are interpreted ($PROOFBRIDGE_INTERPRET, on by default)."""
+    return os.environ.get(INTERPRET_VARIABLE, "1").strip().lower() not in (
+        "0",
+        "false",
+        "no",
+        "off",
+    )
+
+
+# The jaxprs the derivations' dry runs traced (the program of the first dims draw of a check
+# at the default seed), kept for the check that follows, so that it does not trace the
+# statement again. Kept while their estimated size (constants, and each equation's objects)
+# adds up to at most _DRY_RUNS_BUDGET bytes, the oldest forgotten first: deriving a whole
+# page before checking it keeps every small statement's trace, never a pile of networks'.
+_DRY_RUNS: OrderedDict[tuple[int, tuple[tuple[str, int], ...]], tuple[Any, Any, int]] = (
+    OrderedDict()
+)
+_DRY_RUNS_BUDGET = 64 * 2**20
+_EQUATION_BYTES = 2048  # a jaxpr equation's Python objects (its params, vars and avals)
+_DRY_RUNS_LOCK = threading.Lock()
+
+
+def trace_trial(checker: Any, dims: dict[str, int], specs: Mapping[str, InputSpec]) -> Any:
+    """The closed jaxpr of one float64 trial of the checker's program: the function of
+    (inputs by name, lane) the interpreter runs on a batch."""
+    one = trial_function(checker, dims, "float64", specs)
+    abstract = {n: jax.ShapeDtypeStruct(s.shape, input_dtype(s)) for n, s in specs.items()}
+    with TRACE_LOCK, jax.disable_jit():
+        return jax.make_jaxpr(one)(abstract, jax.ShapeDtypeStruct((), jnp.int64))
+
+
+def keep_dry_run(checker: Any, dims: Mapping[str, int], closed: Any) -> None:
+    """Keep a dry run's `trace_trial` for the check's program at the same dims, within
+    the budget (a trace larger than the whole budget is not kept: the check traces it)."""
+    size = trace_bytes(closed)
+    if size > _DRY_RUNS_BUDGET:
+        return
+    with _DRY_RUNS_LOCK:
+        _DRY_RUNS[(id(checker), tuple(sorted(dims.items())))] = (checker, closed, size)
+        held = sum(kept[2] for kept in _DRY_RUNS.values())
+        while held > _DRY_RUNS_BUDGET:
+            held -= _DRY_RUNS.popitem(last=False)[1][2]
+
+
+def trace_bytes(closed: Any) -> int:
+    """An estimate of what a closed jaxpr holds: its constants' bytes and, for each
+    equation (nested ones included), the Python objects describing it."""
+    consts = sum(int(getattr(c, "nbytes", 0)) for c in closed.consts)
+    return consts + _EQUATION_BYTES * sum(1 for _ in _equations(closed.jaxpr))
+
+
+def _equations(jaxpr: Any) -> Any:
+    for eqn in jaxpr.eqns:
+        yield eqn
+        for sub in jcore.jaxprs_in_params(eqn.params):
+            yield from _equations(sub)
+
+
+def _kept_dry_run(checker: Any, dims: Mapping[str, int]) -> Any | None:
+    with _DRY_RUNS_LOCK:
+        kept = _DRY_RUNS.pop((id(checker), tuple(sorted(dims.items()))), None)
+    return kept[1] if kept is not None and kept[0] is checker else None
+
+
+def drop_dry_runs(name: str) -> None:
+    """Forget the kept dry runs of the theorem `name`: the check they were kept for is
+    over, and one it did not run (another seed) never will be."""
+    with _DRY_RUNS_LOCK:
+        for key in [k for k, kept in _DRY_RUNS.items() if kept[0].name == name]:
+            del _DRY_RUNS[key]
+
+
+def interpreted_fn(
+    checker: Any, dims: dict[str, int], dtype: str, specs: Mapping[str, InputSpec], batch: int
+) -> tuple[interpret.Interpreted, float] | None:
+    """The checker's program as NumPy evaluates it (interpret.py) and the seconds its
+    trace took, or None when it should be compiled: not on the CPU, not float64, a large
+    batch, or a primitive without a rule. Raises whatever tracing raises."""
+    if not interpreting() or dtype != "float64" or device_kind() != "cpu":
+        return None
+    if batch > INTERPRET_MAX_BATCH or batch * sum(max(1, s.size) for s in specs.values()) > (
+        SMALL_PROGRAM_ELEMENTS
+    ):
+        return None
+    start = time.perf_counter()
+    closed = _kept_dry_run(checker, dims)
+    if closed is None:
+        closed = trace_trial(checker, dims, specs)
+    same_sides([tuple(v.aval.shape) for v in closed.jaxpr.outvars[:2]])
+    if interpret.interpretable(closed.jaxpr) is not None:
+        return None
+    if interpret.largest_value(closed.jaxpr) > INTERPRET_MAX_ELEMENTS:
+        return None  # NumPy would hold what XLA fuses away (a conv's gathered windows)
+    fn = interpret.Interpreted(closed, sorted(specs))
+    if fn.steps.trial_bytes > INTERPRET_MAX_TRIAL_BYTES:
+        return None
+    return fn, time.perf_counter() - start
+
+
+def evaluate_trials(
+    fn: Callable[[dict[str, Any]], Any], batch: Mapping[str, np.ndarray], trials: int
+) -> np.ndarray:
+    """`fn` (one trial's inputs by name -> one array) on each of `trials` trials of `batch`
+    (arrays with a leading trial axis), traced once: interpreted by NumPy where a program
+    would be (small, float64, on the CPU, every primitive with a rule), else its jaxpr
+    compiled by XLA, vmapped over the trials."""
+    names = sorted(batch)  # JAX flattens a dict by sorted key: the jaxpr's inputs
+    args = [np.asarray(batch[n]) for n in names]
+    abstract = {
+        n: jax.ShapeDtypeStruct(x.shape[1:], x.dtype) for n, x in zip(names, args, strict=True)
+    }
+    with TRACE_LOCK, jax.disable_jit():
+        closed = jax.make_jaxpr(fn)(abstract)
+    elements = trials * sum(max(1, int(np.prod(a.shape))) for a in abstract.values())
+    if (
+        interpreting()
+        and device_kind() == "cpu"
+        and trials <= INTERPRET_MAX_BATCH
+        and elements <= SMALL_PROGRAM_ELEMENTS
+        and interpret.interpretable(closed.jaxpr) is None
+        and interpret.largest_value(closed.jaxpr) <= INTERPRET_MAX_ELEMENTS
+    ):
+        with np.errstate(all="ignore"):
+            (out,) = interpret.Steps(closed).run(args, batch=trials)
+        return np.asarray(out)
+    run = jcore.jaxpr_as_fun(closed)
+    return np.asarray(jax.jit(jax.vmap(lambda *xs: run(*xs)[0], axis_size=trials))(*args))

@@ -1,0 +1,402 @@
+"""Lean's arithmetic, comparisons and connectives on `Arr` values.
+
+Every operation runs at one type with that type's semantics (total.py):
+`a op b` at the common type of its operands (coercion.py) or at the type the
+context fixes. Two numerals whose type is not known yet combine into a
+`Numeral` tree (numerals.py) that is evaluated, node by node, once it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from checkers.language import lax_ops as L
+from checkers.language.coercion import Ctx, coerce, join_kind, settle
+from checkers.language.errors import EvalError, UntypedNumeral
+from checkers.language.measure import note_operands, note_result
+from checkers.language.numerals import Numeral
+from checkers.language.total import (
+    int_ediv,
+    int_emod,
+    nat_div,
+    nat_mod,
+    nat_sub,
+    py_fin,
+    py_int,
+    py_nat,
+    real_div,
+    real_rpow,
+    xp_of,
+)
+from checkers.language.values import (
+    Arr,
+    Sz,
+    as_array,
+    expand,
+    host_or_array,
+    is_exact,
+    union_axes,
+)
+from checkers.language.vectorise import guard_entries
+from checkers.lazyjax import jnp, lax
+
+ARITH_OPS = ("+", "-", "*", "/", "%")
+# positive reals held as their logarithms (values.py) combine without leaving log
+# space, so exponentials beyond float64's range still meet: e^a / e^b is e^(a - b)
+LOG_OPS = {"*": "add", "/": "subtract", "+": "logaddexp"}  # jnp's functions
+
+
+def log_scaled(x: Arr, factor: Any) -> Arr:
+    """A power of a positive real held in log space (values.py): log (x ^ k) = k · log x,
+    so `(e^a) ^ k`, `√(e^a)` and `(e^a)⁻¹` stay there too."""
+    return x.with_(data=jnp.asarray(x.data) * factor, iota=None, log=True)
+
+
+CMP_OPS = ("=", "≠", "<", "≤", ">", "≥")
+
+
+def _numerals(*xs: Arr) -> bool:
+    return all(isinstance(x.data, Numeral) for x in xs)
+
+
+# --- binary operations -----------------------------------------------------
+
+
+def arith(op: str, a: Arr, b: Arr, ctx: Ctx, kind: str | None = None) -> Arr:
+    """`a op b` at the common type (or at `kind` when the context fixes it)."""
+    if _numerals(a, b) and kind in (None, "num"):
+        return Arr(Numeral.node(op, a.data, b.data), "num")
+    if kind is None or kind == "num":
+        kind, bound = join_kind(a, b)
+    else:
+        bound = a.bound if a.kind == "fin" else b.bound
+    a = coerce(a, kind, ctx, bound)
+    b = coerce(b, kind, ctx, bound)
+    scalars = not (a.axes or b.axes or a.dom or b.dom)
+    if kind != "real" and a.is_static and b.is_static and scalars:
+        return _static(op, int(a.data), int(b.data), kind, bound)
+    return _arrays(op, a, b, ctx, kind, bound)
+
+
+def _static(op: str, a: int, b: int, kind: str, bound: Sz | None) -> Arr:
+    if kind == "nat":
+        return Arr(py_nat(op, a, b), "nat")
+    if kind == "int":
+        return Arr(py_int(op, a, b), "int")
+    if bound is not None and bound.n:
+        return Arr(py_fin(op, a, b, bound.n), "fin", bound=bound)
+    return Arr(py_nat(op, a, b), "fin", bound=bound)
+
+
+def _arrays(op: str, a: Arr, b: Arr, ctx: Ctx, kind: str, bound: Sz | None) -> Arr:
+    axes = union_axes(a, b)
+    ndom = max(len(a.dom), len(b.dom))
+    dom = a.dom if len(a.dom) >= len(b.dom) else b.dom
+    if a.dom and b.dom and tuple(s.n for s in a.dom) != tuple(s.n for s in b.dom):
+        raise EvalError(f"cannot combine a {a.describe()} with a {b.describe()}")
+    # index arithmetic over two bound variables (`finProdFinEquiv`) broadcasts to every pair
+    guard_entries([ax.size for ax in axes] + [s.n for s in dom], f"`{op}` of these arrays")
+    if kind == "real":
+        dt = ctx.dtype
+    else:  # exact integers stay exact (values.is_exact); else the context's integers
+        dt = object if is_exact(a.data) or is_exact(b.data) else ctx.int_dtype
+    if kind == "real" and a.log != b.log and op in ("*", "/"):
+        # a product with a positive constant stays in log space (counting.py, power)
+        other = _host_positive(b if a.log else a)
+        if other is not None:
+            logs = (b if a.log else a).with_(data=np.log(other), iota=None, log=True)
+            a, b = (a, logs) if a.log else (logs, b)
+    if kind == "real" and a.log and b.log and op in LOG_OPS:
+        x = expand(a, axes, ndom, dt, logs=True)
+        y = expand(b, axes, ndom, dt, logs=True)
+        return Arr(getattr(jnp, LOG_OPS[op])(x, y), kind, axes, dom, log=True)
+    x = expand(a, axes, ndom, dt)
+    y = expand(b, axes, ndom, dt)
+    if kind == "real":
+        data = _real_op(op, x, y)
+        if op in ("+", "-"):
+            note_operands(ctx, x, y)
+        else:
+            note_result(ctx, (x, y), data)
+    elif kind == "nat":
+        data = _nat_op(op, x, y)
+    elif kind == "int":
+        data = _int_op(op, x, y)
+    else:  # fin
+        n = bound.n if bound is not None else 0
+        data = _nat_op(op, x, y) if op in ("/", "%") else _fin_op(op, x, y, n)
+    return Arr(data, kind, axes, dom, bound=bound if kind == "fin" else None)
+
+
+def _real_op(op: str, x: Any, y: Any) -> Any:
+    if op in ("+", "-", "*"):
+        return _plain_op(op, x, y)
+    if op == "/":
+        return real_div(x, y)
+    raise EvalError(f"operator {op} on ℝ")
+
+
+def _plain_op(op: str, x: Any, y: Any) -> Any:
+    """x op y on host constants (NumPy) or arrays of the program (lax_ops)."""
+    if xp_of(x, y) is np:
+        return x + y if op == "+" else x - y if op == "-" else x * y
+    return L.binary(op, x, y)
+
+
+def _nat_op(op: str, x: Any, y: Any) -> Any:
+    if op == "+":
+        return x + y
+    if op == "-":
+        return nat_sub(x, y)
+    if op == "*":
+        return x * y
+    if op == "/":
+        return nat_div(x, y)
+    if op == "%":
+        return nat_mod(x, y)
+    raise EvalError(f"operator {op} on ℕ")
+
+
+def _int_op(op: str, x: Any, y: Any) -> Any:
+    if op == "-":
+        return x - y
+    if op == "/":
+        return int_ediv(x, y)
+    if op == "%":
+        return int_emod(x, y)
+    return _nat_op(op, x, y)
+
+
+def _fin_op(op: str, x: Any, y: Any, n: int) -> Any:
+    if n == 0:
+        return _nat_op(op, x, y)
+    if op == "+":
+        return (x + y) % n
+    if op == "-":
+        return (x - y) % n
+    if op == "*":
+        return (x * y) % n
+    raise EvalError(f"operator {op} on Fin")
+
+
+def power(base: Arr, exp: Arr, ctx: Ctx) -> Arr:
+    """`base ^ exp`: a natural exponent is `Monoid.npow`, a real one `Real.rpow`.
+
+    An exponent of numerals is a ℕ (Mathlib's default `Monoid.Pow`), so
+    `x ^ (1 / 2)` is `x ^ 0`."""
+    if exp.kind == "real":
+        b = coerce(base, "real", ctx)
+        axes = union_axes(b, exp)
+        ndom = max(len(b.dom), len(exp.dom))
+        if b.log:  # Real.rpow of a positive base: exp (log b * y)
+            y = expand(exp, axes, ndom, ctx.dtype)
+            data = expand(b, axes, ndom, ctx.dtype, logs=True) * y
+            return Arr(data, "real", axes, b.dom or exp.dom, log=True)
+        x = expand(b, axes, ndom, ctx.dtype)
+        data = real_rpow(x, expand(exp, axes, ndom, ctx.dtype))
+        note_result(ctx, (x,), data)
+        return Arr(data, "real", axes, b.dom or exp.dom)
+    e = settle(exp)
+    if e.kind not in ("nat", "fin"):
+        raise EvalError(f"exponent of kind {e.kind}")
+    if e.is_static and not e.axes:
+        k = int(e.data)
+        if k < 0:
+            raise EvalError(f"exponent {k} is not a natural number")
+        if isinstance(base.data, Numeral):
+            return Arr(Numeral.node("^", base.data, value=k), "num")
+        if base.kind in ("nat", "int") and base.is_static:
+            return Arr(int(base.data) ** k, base.kind)
+        if base.log:
+            return log_scaled(base, k)
+        if base.kind == "fin":
+            n = base.bound.n if base.bound else 0
+            d = as_array(base) ** k
+            return base.with_(data=d % n if n else d, iota=None)
+        data = lax.integer_pow(as_array(base), k)
+        if base.kind == "real":
+            note_result(ctx, (as_array(base),), data)
+        return base.with_(data=data, iota=None)
+    if isinstance(base.data, Numeral):
+        raise UntypedNumeral(f"the power {base.data} ^ (a variable) of a type not fixed here")
+    kind = base.kind
+    b = base
+    axes = union_axes(b, e)
+    ndom = max(len(b.dom), len(e.dom))
+    if b.log:  # a positive real (or a natural beyond int64) to a ℕ power, in log space
+        y = expand(coerce(e, "nat", ctx), axes, ndom)
+        lb = expand(b, axes, ndom, logs=True)
+        data = lb * xp_of(y).asarray(y).astype(lb.dtype)
+        return Arr(data, kind, axes, b.dom or e.dom, log=True)
+    hb = _host_positive(b) if kind == "real" else None
+    en = coerce(e, "nat", ctx)
+    if hb is not None and isinstance(en.data, np.ndarray | np.generic | int):
+        # constants (`q ^ j` over `j ∈ Finset.Icc k N`): in log space where a power
+        # leaves float64's normal range (0.7 ^ 10000), exact to its precision there
+        x = expand(b.with_(data=hb), axes, ndom)
+        y = np.asarray(expand(en.with_(data=np.asarray(en.data)), axes, ndom), x.dtype)
+        direct = np.power(x, y)
+        if not np.all(np.isfinite(direct) & (direct >= np.finfo(x.dtype).tiny)):
+            return Arr(np.log(x) * y, kind, axes, b.dom or e.dom, log=True)
+        note_result(ctx, (x,), direct)
+        return Arr(direct, kind, axes, b.dom or e.dom)  # a host constant still
+    x = expand(b, axes, ndom)
+    y = expand(en, axes, ndom)
+    if kind == "real":
+        # x ^ 0 = 1; guarded so that the derivative 0 * x ^ -1 never arises at x = 0
+        z = y == 0
+        data = jnp.where(z, 1.0, jnp.power(x, jnp.where(z, 1, y).astype(x.dtype)))
+        note_result(ctx, (x,), data)
+    else:
+        data = jnp.power(x, y)
+        if kind == "fin" and b.bound is not None and b.bound.n:
+            data = data % b.bound.n
+    return Arr(data, kind, axes, b.dom or e.dom, bound=b.bound if kind == "fin" else None)
+
+
+def _host_positive(v: Arr) -> np.ndarray | None:
+    """The values of v when they are host (NumPy) floats, all positive; else None."""
+    d = v.data
+    if v.log or not isinstance(d, np.ndarray | np.generic):
+        return None
+    d = np.asarray(d)
+    if not np.issubdtype(d.dtype, np.floating) or not np.all(d > 0):
+        return None
+    return d
+
+
+# --- comparisons and logic ---------------------------------------------------
+
+
+def compare(op: str, a: Arr, b: Arr, ctx: Ctx) -> Arr:
+    """`a op b`: a proposition. Numerals that nothing else types are ℕ."""
+    if a.kind == "bool" and b.kind == "bool" and op in ("=", "≠"):
+        kind = "bool"
+    else:
+        kind, bound = join_kind(a, b)
+        if kind == "num":
+            a, b = settle(a), settle(b)
+            kind, bound = "nat", None
+        a = coerce(a, kind, ctx, bound)
+        b = coerce(b, kind, ctx, bound)
+    if a.is_static and b.is_static and not a.axes and not b.axes:
+        return Arr(bool(_py_cmp(op, a.data, b.data)), "bool")
+    axes = union_axes(a, b)
+    ndom = max(len(a.dom), len(b.dom))
+    dt = ctx.dtype if kind == "real" else None
+    x = expand(a, axes, ndom, dt)
+    y = expand(b, axes, ndom, dt)
+    r = _jnp_cmp(op, x, y)
+    if ndom:
+        red = tuple(range(len(axes), len(axes) + ndom))
+        xp = xp_of(r)
+        r = xp.all(r, axis=red) if op != "≠" else xp.any(r, axis=red)
+    return Arr(r, "bool", axes)
+
+
+def _py_cmp(op: str, x: Any, y: Any) -> bool:
+    return {"=": x == y, "≠": x != y, "<": x < y, "≤": x <= y, ">": x > y, "≥": x >= y}[op]
+
+
+def _jnp_cmp(op: str, x: Any, y: Any) -> Any:
+    if op == "=":
+        return x == y
+    if op == "≠":
+        return x != y
+    if op == "<":
+        return x < y
+    if op == "≤":
+        return x <= y
+    if op == ">":
+        return x > y
+    return x >= y
+
+
+def logic(op: str, a: Arr, b: Arr) -> Arr:
+    for x in (a, b):
+        if x.kind != "bool":
+            raise EvalError(f"{op} of a non-proposition ({x.describe()})")
+    if a.is_static and b.is_static:
+        p, q = bool(a.data), bool(b.data)
+        v = {"∧": p and q, "∨": p or q, "→": (not p) or q, "↔": p == q}[op]
+        return Arr(v, "bool")
+    axes = union_axes(a, b)
+    x = expand(a, axes, 0)
+    y = expand(b, axes, 0)
+    xp = xp_of(x, y)
+    if op == "∧":
+        r = xp.logical_and(x, y)
+    elif op == "∨":
+        r = xp.logical_or(x, y)
+    elif op == "→":
+        r = xp.logical_or(xp.logical_not(x), y)
+    elif op == "↔":
+        r = x == y
+    else:
+        raise EvalError(f"connective {op}")
+    return Arr(r, "bool", axes)
+
+
+def negate(a: Arr, ctx: Ctx) -> Arr:
+    if isinstance(a.data, Numeral):
+        return Arr(Numeral.node("neg", a.data), "num")
+    if a.kind == "nat":
+        # `-n` for n : ℕ elaborates only where the expected type is ℤ or a ring
+        a = coerce(a, "int", ctx)
+    if a.kind == "fin":
+        n = a.bound.n if a.bound else 0
+        d = -as_array(a)
+        return a.with_(data=d % n if n else d, iota=None)
+    if a.kind == "int" and a.is_static:
+        return Arr(-int(a.data), "int")
+    if a.kind not in ("real", "int"):
+        raise EvalError(f"negation of a {a.describe()}")
+    return a.with_(data=-as_array(a), iota=None)
+
+
+def absolute(a: Arr) -> Arr:
+    """`|a|` (ℕ and `Fin` values are their own absolute value)."""
+    if isinstance(a.data, Numeral):
+        return Arr(Numeral.node("abs", a.data), "num")
+    if a.kind in ("nat", "fin"):
+        return a
+    if a.kind == "int" and a.is_static:
+        return Arr(abs(int(a.data)), "int")
+    if a.log:  # positive
+        return a
+    d = host_or_array(a)  # a host constant stays one
+    return a.with_(data=xp_of(d).abs(d), iota=None)
+
+
+def extremum(a: Arr, b: Arr, ctx: Ctx, pick_max: bool) -> Arr:
+    """`max a b = if a ≤ b then b else a`; `min a b = if a ≤ b then a else b`."""
+    if _numerals(a, b):
+        return Arr(Numeral.node("max" if pick_max else "min", a.data, b.data), "num")
+    c = compare("≤", a, b, ctx)
+    return select(c, b, a, ctx) if pick_max else select(c, a, b, ctx)
+
+
+def select(cond: Arr, a: Arr, b: Arr, ctx: Ctx) -> Arr:
+    """`if cond then a else b` (both branches are total values)."""
+    if cond.kind != "bool":
+        raise EvalError("if-condition is not a proposition")
+    if cond.is_static and not cond.axes:
+        return a if bool(cond.data) else b
+    if _numerals(a, b):
+        raise UntypedNumeral(f"an if-then-else of the numerals {a.data} and {b.data}")
+    if a.kind != b.kind or (a.kind == "fin" and a.bound != b.bound):
+        if "bool" in (a.kind, b.kind):
+            raise EvalError("if-branches of different types")
+        kind, bound = join_kind(a, b)
+        a = coerce(a, kind, ctx, bound)
+        b = coerce(b, kind, ctx, bound)
+    axes = union_axes(cond, a, b)
+    ndom = max(len(a.dom), len(b.dom))
+    dt = ctx.dtype if a.kind == "real" else None
+    c = expand(cond, axes, ndom)
+    x = expand(a, axes, ndom, dt)
+    y = expand(b, axes, ndom, dt)
+    data = np.where(c, x, y) if xp_of(c, x, y) is np else L.where(c, x, y)
+    return Arr(data, a.kind, axes, a.dom or b.dom, bound=a.bound)

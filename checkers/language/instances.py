@@ -1,0 +1,271 @@
+"""Type variables and their classes: the modelled types a generic statement is checked at.
+
+A statement over a type variable with classes (`{R : Type*} [CommRing R]`) claims to
+hold at every type that is an instance of those classes, so each modelled type that is
+one is a legitimate place to test it, and one that is not is never sampled in its place.
+`INSTANCES` is the table: each modelled type with the classes it is an instance of, in
+Lean's meaning of each operation at that type (total.py: ℤ divides Euclidean, as
+`Int.ediv`; ℕ subtracts truncating). Adding a type is one entry.
+
+- `instantiate(binders, statement)` gives one `Variant` per assignment of modelled types
+  to the type variables that meets every class on them: the type variables' binders and
+  the class binders they meet are removed and each variable is replaced by its type
+  (`R := ℤ`), so the rest of the derivation sees a statement over ℤ. Each variant is
+  checked on its own and the result names it (instanced.py).
+- A class on a type variable that no modelled type is an instance of (`SeminormedGroup`:
+  a multiplicative group with a norm; `Subsingleton`, `IsEmpty`: ℝ, ℤ and ℕ have two
+  elements and more) makes the statement unsupported, naming the class.
+- A class on a modelled type (`[DecidableEq (Fin n)]`, `[NormedSpace ℝ ℝ]`) holds or not
+  by the same table (`holds`); `Fact P` is the hypothesis P (binders.py).
+
+Not modelled: ℚ (the evaluator computes it as ℝ's subfield, so it refutes nothing ℝ does
+not), `ZMod n` (no modular arithmetic), ℂ and matrices (no values for them yet), and a
+finite index type `[Fintype ι]` (a type variable is only ever a type of values here).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from checkers.language.errors import NotSupported
+from checkers.language.substitute import substitute
+from checkers.language.types import INT_NAMES, NAT_NAMES, REAL_NAMES, const_name, head_and_args
+from checkers.language.values import Arr
+from theorem_index.lean import syntax as S
+
+__all__ = [
+    "ANY_TYPE",
+    "INSTANCES",
+    "MAX_VARIANTS",
+    "Instance",
+    "Variant",
+    "argument_type",
+    "class_name",
+    "holds",
+    "instantiate",
+    "modelled_name",
+]
+
+# Classes every type is an instance of: decidability (classical logic decides every
+# proposition, and an instance agrees with the proposition's truth).
+ANY_TYPE = frozenset(
+    {"Decidable", "DecidableEq", "DecidablePred", "DecidableRel", "DecidableLE", "DecidableLT"}
+)
+# ℝ, ℤ and ℕ alike: nontrivial, linearly ordered commutative semirings of characteristic 0.
+_SEMIRING = frozenset(
+    {
+        "Zero", "One", "Add", "Mul", "Sub", "Div", "Pow", "NatCast", "Nonempty", "Inhabited",
+        "Nontrivial", "AddSemigroup", "AddCommSemigroup", "Semigroup", "CommSemigroup",
+        "AddZeroClass", "MulOneClass", "MulZeroClass", "MulZeroOneClass", "AddMonoid",
+        "AddCommMonoid", "Monoid", "CommMonoid", "MonoidWithZero", "CommMonoidWithZero",
+        "AddMonoidWithOne", "AddCommMonoidWithOne", "NonUnitalNonAssocSemiring",
+        "NonUnitalSemiring", "NonUnitalCommSemiring", "NonAssocSemiring", "Semiring",
+        "CommSemiring", "AddCancelMonoid", "AddCancelCommMonoid", "IsCancelAdd",
+        "IsLeftCancelAdd", "IsRightCancelAdd", "NoZeroDivisors", "CharZero", "LE", "LT", "Max",
+        "Min", "Preorder", "PartialOrder", "LinearOrder", "Lattice", "SemilatticeSup",
+        "SemilatticeInf", "DistribLattice", "NoMaxOrder", "ZeroLEOneClass", "OrderedSub",
+        "OrderedAddCommMonoid", "OrderedCancelAddCommMonoid", "LinearOrderedAddCommMonoid",
+        "LinearOrderedCancelAddCommMonoid", "OrderedSemiring", "OrderedCommSemiring",
+        "StrictOrderedSemiring", "StrictOrderedCommSemiring", "LinearOrderedSemiring",
+        "LinearOrderedCommSemiring", "IsOrderedAddMonoid", "IsOrderedCancelAddMonoid",
+        "IsOrderedRing", "IsStrictOrderedRing", "Archimedean",
+    }
+)  # fmt: skip
+# ℝ and ℤ: ordered commutative rings (ℕ has no negation), normed by |·|.
+_RING = frozenset(
+    {
+        "Neg", "IntCast", "AddGroup", "AddCommGroup", "SubtractionMonoid",
+        "SubtractionCommMonoid", "InvolutiveNeg", "HasDistribNeg", "AddGroupWithOne",
+        "AddCommGroupWithOne", "NonUnitalNonAssocRing", "NonUnitalRing", "NonUnitalCommRing",
+        "NonAssocRing", "Ring", "CommRing", "IsDomain", "NoMinOrder", "OrderedAddCommGroup",
+        "LinearOrderedAddCommGroup", "OrderedRing", "OrderedCommRing", "StrictOrderedRing",
+        "StrictOrderedCommRing", "LinearOrderedRing", "LinearOrderedCommRing", "Norm",
+        "SeminormedAddGroup", "SeminormedAddCommGroup", "NormedAddGroup", "NormedAddCommGroup",
+        "NonUnitalSeminormedRing", "SeminormedRing", "SeminormedCommRing", "NormedRing",
+        "NormedCommRing", "NormOneClass",
+    }
+)  # fmt: skip
+# ℝ alone: a complete linearly ordered field, a normed space and algebra over itself.
+_FIELD = frozenset(
+    {
+        "Inv", "DivInvMonoid", "DivisionMonoid", "DivisionCommMonoid", "GroupWithZero",
+        "CommGroupWithZero", "DivisionSemiring", "DivisionRing", "Semifield", "Field",
+        "LinearOrderedSemifield", "LinearOrderedField", "NormedDivisionRing", "NormedField",
+        "NontriviallyNormedField", "DenselyNormedField", "RCLike", "DenselyOrdered",
+        "ConditionallyCompleteLinearOrder", "TopologicalSpace", "UniformSpace",
+        "PseudoMetricSpace", "MetricSpace", "CompleteSpace", "SMul", "Module", "NormedSpace",
+        "InnerProductSpace", "Algebra", "NormedAlgebra",
+    }
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Instance:
+    """A modelled type: how it is written (what replaces the type variable) and the
+    classes it is an instance of, each with Lean's meaning of its operations there."""
+
+    name: str
+    classes: frozenset[str]
+
+    def term(self) -> S.Term:
+        return S.Const(self.name, written=self.name)
+
+
+# The order is the order of the checks: ℝ first, as before these types were modelled.
+INSTANCES: tuple[Instance, ...] = (
+    Instance("ℝ", _SEMIRING | _RING | _FIELD),
+    Instance("ℤ", _SEMIRING | _RING | {"Mod"}),
+    Instance("ℕ", _SEMIRING | {"Mod", "CanonicallyOrderedAdd", "CanonicallyOrderedAddCommMonoid",
+                              "CanonicallyOrderedCommSemiring", "LinearOrderedCommMonoidWithZero"}),
+)  # fmt: skip
+# Several type variables: at most this many assignments are checked (the first, in the
+# order of `INSTANCES`), the rest named in the result as not checked.
+MAX_VARIANTS = 4
+
+_CANONICAL = {
+    **dict.fromkeys(REAL_NAMES - {"ℚ", "Rat"}, "ℝ"),
+    **dict.fromkeys(INT_NAMES, "ℤ"),
+    **dict.fromkeys(NAT_NAMES, "ℕ"),
+}
+_BY_NAME = {i.name: i for i in INSTANCES}
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The statement at one assignment of modelled types to its type variables."""
+
+    label: str  # `R := ℤ`, or `R := ℤ, M := ℤ`
+    binders: tuple[S.Binder, ...]
+    statement: S.Term
+
+
+def class_name(t: S.Term) -> str:
+    return (const_name(head_and_args(t)[0]) or "").rsplit(".", 1)[-1]
+
+
+def holds(cls: str, types: Sequence[str]) -> bool:
+    """Whether the class applied to these modelled types (by name) is an instance: every
+    argument the same modelled type (`NormedSpace ℝ ℝ`, `Module ℤ ℤ`), which lists it."""
+    if cls in ANY_TYPE:
+        return True
+    if not types or len(set(types)) != 1 or types[0] not in _BY_NAME:
+        return False
+    return cls in _BY_NAME[types[0]].classes
+
+
+def modelled_name(t: S.Term) -> str | None:
+    """The modelled type a type term names (`ℝ`, `Real`, `ℤ`, ...), or None."""
+    while isinstance(t, S.Paren):
+        t = t.term
+    name = const_name(t) if isinstance(t, S.Const | S.Ident) else None
+    return _CANONICAL.get(name) if name is not None else None
+
+
+def _type_variables(binders: Iterable[S.Binder]) -> list[str]:
+    return [
+        n
+        for b in binders
+        if isinstance(b.type, S.Sort) and b.type.kind != "Prop"
+        for n in b.names
+        if n != "_"
+    ]
+
+
+def _text(t: S.Term) -> str:
+    from theorem_index.lean import print_term
+
+    return str(print_term(t))
+
+
+def instantiate(
+    binders: tuple[S.Binder, ...], statement: S.Term
+) -> tuple[list[Variant], int] | None:
+    """The statement at each assignment of modelled types that meets its classes (see the
+    module) and how many more assignments meet them unchecked (`MAX_VARIANTS`), None
+    where it has no type variable. Raises NotSupported naming a class no modelled type
+    (or no assignment) meets."""
+    tvars = _type_variables(binders)
+    if not tvars:
+        return None
+    # each class binder on a type variable: its class and its arguments' types
+    on_vars: list[tuple[S.Binder, str, tuple[str, ...]]] = []
+    for b in binders:
+        if b.kind != "inst" or b.type is None:
+            continue
+        _, args = head_and_args(b.type)
+        if not any(isinstance(a, S.Var | S.Ident) and a.name in tvars for a in args):
+            continue
+        cls = class_name(b.type)
+        names: list[str] = []
+        for a in args:
+            if isinstance(a, S.Var | S.Ident) and a.name in tvars:
+                names.append(a.name)
+            elif (m := modelled_name(a)) is not None:
+                names.append(f"={m}")  # a fixed type, not a variable
+            else:
+                raise NotSupported(f"the instance [{_text(b.type)}] is not modelled")
+        on_vars.append((b, cls, tuple(names)))
+    candidates: dict[str, list[Instance]] = {}
+    for v in tvars:
+        own = [cls for _, cls, args in on_vars if v in args]
+        fits = [i for i in INSTANCES if all(c in ANY_TYPE or c in i.classes for c in own)]
+        if not fits:
+            none = [c for c in own if not any(holds(c, [i.name]) for i in INSTANCES)]
+            modelled = ", ".join(i.name for i in INSTANCES)
+            if none:
+                raise NotSupported(
+                    f"no modelled type is an instance of [{none[0]} {v}] (modelled: {modelled})"
+                )
+            raise NotSupported(
+                f"no modelled type is at once {', '.join(own)} for {v} (modelled: {modelled})"
+            )
+        candidates[v] = fits
+
+    def meets(choice: dict[str, str]) -> bool:
+        return all(
+            holds(cls, [a[1:] if a.startswith("=") else choice[a] for a in args])
+            for _, cls, args in on_vars
+        )
+
+    choices = [
+        dict(zip(tvars, (i.name for i in combo), strict=True))
+        for combo in itertools.product(*(candidates[v] for v in tvars))
+    ]
+    choices = [c for c in choices if meets(c)]
+    if not choices:
+        shown = "; ".join(f"[{_text(b.type)}]" for b, _, _ in on_vars if b.type is not None)
+        raise NotSupported(f"no assignment of modelled types meets {shown}")
+    resolved = {id(b) for b, _, _ in on_vars}
+    kept = tuple(
+        b
+        for b in binders
+        if id(b) not in resolved and not (isinstance(b.type, S.Sort) and b.type.kind != "Prop")
+    )
+    out = []
+    for choice in choices[:MAX_VARIANTS]:
+        mapping = {v: _BY_NAME[t].term() for v, t in choice.items()}
+        label = ", ".join(f"{v} := {t}" for v, t in choice.items())
+        out.append(
+            Variant(
+                label,
+                tuple(substitute(b, mapping, set()) for b in kept),
+                substitute(statement, mapping, set()),
+            )
+        )
+    return out, len(choices) - len(out)
+
+
+def argument_type(tvar: str, types: Sequence[S.Term | None], args: Sequence[object]) -> str:
+    """The modelled type a definition's type parameter takes at a call: the widest (ℝ, then
+    ℤ, then ℕ) of the arguments whose parameter has it as its type or its entries' type
+    (`x : α`, `v : Fin n → α`); ℝ where no argument says (equations.py)."""
+    kinds = {"real": "ℝ", "int": "ℤ", "nat": "ℕ"}
+    found = set()
+    for t, a in zip(types, args, strict=False):
+        while isinstance(t, S.BinOp) and t.op == "→":
+            t = t.rhs
+        if isinstance(t, S.Var | S.Ident) and t.name == tvar and isinstance(a, Arr):
+            found.add(kinds.get(a.kind, "ℝ"))
+    return next((k for k in ("ℝ", "ℤ", "ℕ") if k in found), "ℝ")

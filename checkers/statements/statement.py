@@ -1,0 +1,103 @@
+"""A theorem's statement split into binders and the relation it states.
+
+Leading `∀ x,` and `P →` are binders (a statement of several clauses is split
+into them first: propositions.py); the relation is `=`, `≤`, `≥`, `<`, `>`,
+or `≠` / `↔` (read as readings.py says); an equation between functions `f = fun
+(x : T) => e` is checked pointwise at a sampled x : T; binders written without
+a type get the type their uses settle (inference.py) first, and a binder whose
+type is still unknown makes the theorem unsupported, saying why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from checkers.core import Unsupported
+from checkers.language.inference import settle_types
+from theorem_index.lean import syntax as S
+
+RELATIONS = ("=", "≤", "≥", "<", ">")
+# what a clause may state: a relation, or `≠` / `↔` (readings.py)
+STATED = (*RELATIONS, "≠", "↔")
+
+
+def split_statement(
+    binders: tuple[S.Binder, ...], statement: S.Term, sem: Any
+) -> tuple[tuple[S.Binder, ...], tuple[S.Binder, ...], S.BinOp] | Unsupported:
+    """(every binder, the binders taken from the statement, the relation), or why not."""
+    settled = settle_types(binders, statement, sem)
+    extra, core = _peel(settled.statement)
+    if not (isinstance(core, S.BinOp) and core.op in STATED):
+        what = core.op if isinstance(core, S.BinOp) else type(core).__name__
+        return Unsupported(f"the statement is not an equation or inequality (its head is {what})")
+    funext, core = _extensional(core, _binder_names(settled.binders + extra))
+    extra = extra + funext
+    every = settled.binders + extra
+    why = untyped_reason(every, core, settled.reasons)
+    if why is not None:
+        return Unsupported(why)
+    return every, extra, core
+
+
+def _extensional(core: S.BinOp, taken: set[str]) -> tuple[tuple[S.Binder, ...], S.BinOp]:
+    """`f = fun (x : T) => e` holds when `f x = e` for every x: T becomes a sampled input."""
+    extra: list[S.Binder] = []
+    while core.op == "=":
+        lam = core.lhs if isinstance(core.lhs, S.Lam) else core.rhs
+        if not isinstance(lam, S.Lam) or not lam.binders:
+            break
+        b = lam.binders[0]
+        if b.pattern is not None or b.type is None or not b.names:
+            break
+        head = b.type.fn if isinstance(b.type, S.App) else b.type
+        if isinstance(head, S.Const | S.Ident) and head.name == "Fin":
+            break
+        name = b.names[0]
+        while name in taken:
+            name += "'"
+        taken.add(name)
+        extra.append(S.Binder("explicit", (name,), b.type))
+        x = S.Var(name)
+        core = S.BinOp("=", S.App(core.lhs, (x,)), S.App(core.rhs, (x,)))
+    return tuple(extra), core
+
+
+def _binder_names(binders: tuple[S.Binder, ...]) -> set[str]:
+    return {n for b in binders for n in b.names}
+
+
+def _peel(statement: S.Term) -> tuple[tuple[S.Binder, ...], S.Term]:
+    """Leading `∀ x, ...` and `P → ...` become binders."""
+    extra: list[S.Binder] = []
+    t = statement
+    while True:
+        if isinstance(t, S.Quant) and t.q == "∀" and t.bound is None:
+            extra.extend(t.binders)
+            t = t.body
+        elif isinstance(t, S.BinOp) and t.op == "→":
+            extra.append(S.Binder("explicit", (f"_h{len(extra)}",), t.lhs))
+            t = t.rhs
+        else:
+            return tuple(extra), t
+
+
+def untyped_reason(
+    binders: tuple[S.Binder, ...], core: S.Term, reasons: Mapping[str, str]
+) -> str | None:
+    """Why a binder of the theorem, or the index of a sum over a whole type in the
+    relation it states, has no type; None when each has one."""
+    for b in binders:
+        if b.type is None and b.pattern is None and b.kind != "inst":
+            name = b.names[0] if b.names else "_"
+            return f"the binder {name} has no type, and {reasons.get(name, 'it is not used')}"
+    for u in S.subterms(core):
+        if isinstance(u, S.BigOp) and u.domain is None:
+            for b in u.binders:
+                if b.type is None and b.pattern is None and b.names and b.names[0] in reasons:
+                    name = b.names[0]
+                    return (
+                        f"the type of the summation variable {name} is not written, "
+                        f"and {reasons[name]}"
+                    )
+    return None

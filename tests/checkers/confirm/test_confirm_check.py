@@ -1,0 +1,70 @@
+"""Confirming failures in a check of registered checkers (programs written in JAX, not
+derived): an artefact of float64 is no counterexample; a program the exact rules cannot
+evaluate keeps its float64 verdict and says the counterexample is unconfirmed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import jax
+import jax.numpy as jnp
+import pytest
+
+from checkers import Environment, Registry, check
+from checkers.registry.registrations import real
+
+
+@pytest.fixture(scope="module")
+def env() -> Environment:
+    registry = Registry()
+
+    # log(e^(-800 x²)) = -800 x² is true; e^(-800 x²) underflows to 0 in float64 once
+    # |x| > 0.97, and the program's total log (Lean's `Real.log 0 = 0`) answers 0
+    @registry.register("Test.underflow", dims=("n",), inputs={"x": real("n")})
+    def underflow(dims, dtype):
+        def sides(v):
+            e = jnp.exp(-800 * v["x"] ** 2)
+            total_log = jnp.where(e == 0, 0.0, jnp.log(jnp.where(e == 0, 1.0, e)))
+            return jnp.sum(total_log), jnp.sum(-800 * v["x"] ** 2)
+
+        return sides
+
+    # erf(x) = erf(x) + 1 is false; the exact rules have no erf
+    @registry.register("Test.erf_off", dims=("n",), inputs={"x": real("n")})
+    def erf_off(dims, dtype):
+        return lambda v: (jnp.sum(jax.lax.erf(v["x"])), jnp.sum(jax.lax.erf(v["x"]) + 1))
+
+    return Environment.from_declarations([], registry=registry, derive=None)
+
+
+def test_registered_underflow_artefacts_are_unstable(env) -> None:
+    result = check("Test.underflow", env)
+    assert result.status == "pass", result.reason
+    assert result.unstable_trials > 0
+
+
+def test_unconfirmable_failure_stays_a_fail_and_says_so(env) -> None:
+    result = check("Test.erf_off", env)
+    assert result.status == "fail"
+    why = "no exact rule for the primitive erf"
+    assert f"the counterexample is unconfirmed (not evaluated exactly: {why})" in result.reason
+
+
+def test_mpmath_is_imported_only_on_a_failure() -> None:
+    # confirmation runs only on failing trials: a passing corpus pays nothing for it
+    code = (
+        "import sys\n"
+        "from checkers import Environment, check\n"
+        "from theorem_index.model import Declaration\n"
+        "def t(binders, statement):\n"
+        "    d = Declaration(name='Proofs.t', kind='theorem', module='T', binders=binders,\n"
+        "                    statement=statement, namespace='Proofs')\n"
+        "    return check('Proofs.t', Environment.from_declarations([d]))\n"
+        "r = t('(x : ℝ)', 'x + x = 2 * x')\n"
+        "print(r.status, 'mpmath' in sys.modules)\n"
+        "r = t('(x y : ℝ) (hx : 0 < x)', 'Real.log (x ^ y) = y * Real.log x')\n"
+        "print(r.status, r.unstable_trials > 0, 'mpmath' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.stdout.split() == ["pass", "False", "pass", "True", "True"], out.stderr

@@ -1,0 +1,44 @@
+"""Function binders (`f : ℝ → ℝ`, `g : Vec m → Vec n`) drawn from one smooth family."""
+
+from __future__ import annotations
+
+from derived_support import environment, theorem
+
+from checkers import check
+from checkers.core import Unsupported
+from checkers.statements.checker import DerivedChecker
+from checkers.statements.derive import derive
+
+
+def _status(binders: str, statement: str) -> str:
+    env = environment(theorem("Proofs.t", binders, statement))
+    result = check("Proofs.t", env, trials=16)
+    return result.status
+
+
+def test_a_statement_about_every_real_function_is_tested_on_drawn_ones() -> None:
+    binders = "(f : ℝ → ℝ) (x y : ℝ)"
+    assert _status(binders, "deriv (fun t => 2 * f t) x = 2 * deriv f x") == "pass"
+    assert _status(binders, "deriv (fun t => 2 * f t) x = 3 * deriv f x") == "fail"
+    # additivity is false of most functions, and of the drawn ones
+    assert _status(binders, "f (x + y) = f x + f y") == "fail"
+
+
+def test_a_function_between_vectors_takes_and_gives_arrays() -> None:
+    binders = "{m n : ℕ} (g : Vec m → Vec n) (x : Vec m) (i : Fin n)"
+    assert _status(binders, "(fun v => g v) x i = g x i") == "pass"
+    assert _status(binders, "g (fun j => 2 * x j) i = 2 * g x i") == "fail"
+
+
+def test_the_result_names_the_family_and_refuses_other_shapes() -> None:
+    env = environment(theorem("Proofs.t", "(f : ℝ → ℝ) (x : ℝ)", "f x = f x"))
+    checker = derive("Proofs.t", env)
+    assert isinstance(checker, DerivedChecker)
+    assert any("f : ℝ → ℝ drawn from x ↦ c ⊙ sin(A x + b) + d" in a for a in checker.assumptions)
+    env = environment(theorem("Proofs.t", "(f : ℝ → ℕ) (x : ℝ)", "f x = f x"))
+    assert check("Proofs.t", env, trials=4).status == "unsupported"
+    env = environment(theorem("Proofs.t", "(f : ℝ → ℝ → ℝ) (x : ℝ)", "f x x = f x x"))
+    result = derive("Proofs.t", env)
+    assert (
+        isinstance(result, Unsupported) or check("Proofs.t", env, trials=4).status == "unsupported"
+    )

@@ -41,13 +41,10 @@ from typing import Any, cast
 
 from checkers.core import Checker, Unsupported
 from checkers.harness.crosscheck import SET_ASIDE, settle
-from checkers.harness.evaluation import (
-    DrawOutcome,
-    Session,
-    explain,
-)
+from checkers.harness.evaluation import DrawOutcome, Session
 from checkers.harness.interpreted import drop_dry_runs
 from checkers.harness.outcome import Shrinking, conclude, draw_stats
+from checkers.harness.reporting import explain
 from checkers.harness.trials import BeyondChecker, CheckerFault
 from checkers.inputs.dims import DimsError, draw_dims
 from checkers.registry.binding import StatementMismatch

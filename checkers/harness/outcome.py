@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from checkers.harness.confirming import BUDGET_S, OUT_OF_BUDGET
-from checkers.harness.evaluation import DrawOutcome, Session, format_dims, to_list
+from checkers.harness.evaluation import DrawOutcome, Session
+from checkers.harness.reporting import format_dims, to_list
 from checkers.harness.shrink import Failure, shrink
 from checkers.harness.trials import CheckerFault
 from checkers.harness.verdict import pass_notes

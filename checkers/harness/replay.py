@@ -22,7 +22,8 @@ from checkers.harness.check import (
     _not_checked,
     run_checker,
 )
-from checkers.harness.evaluation import Session, to_list
+from checkers.harness.evaluation import Session
+from checkers.harness.reporting import to_list
 from checkers.harness.trials import CheckerFault
 from checkers.registry.environment import Environment
 from checkers.result import Counterexample, Repro

@@ -25,7 +25,7 @@ inputs from (name, seed, dims, trial) (see `sampling`). Trials are evaluated in
 fixed batches of consecutive trial numbers, and `repro` re-evaluates the very
 batch a trial was part of, so it returns bit-identical sides.
 
-Speed: see `evaluation` (one compiled program per checker, dims, dtype; the
+Speed: see `batches` (one compiled program per checker, dims, dtype; the
 programs of all dims draws are traced first, the largest draw first, and compiled
 in parallel, and loaded from the program store when the persistent cache is on).
 A draw at which the statement cannot be evaluated (the evaluator's limits) makes

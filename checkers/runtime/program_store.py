@@ -204,7 +204,7 @@ def discard(key: str) -> None:
 # "NOT_FOUND: Function ... not found". So a compilation is watched for JAX's
 # cache-hit event (in the thread that compiles), and what JAX served is not filed;
 # the next process finds it in JAX's cache instead. If a filed program fails to
-# run all the same, the harness discards it and compiles afresh (`evaluation`).
+# run all the same, the harness discards it and compiles afresh (`checkers.harness.batches`).
 _JAX_CACHE_HIT = "/jax/compilation_cache/cache_hits"
 _watch = threading.local()
 _listening = False

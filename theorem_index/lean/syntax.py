@@ -7,403 +7,124 @@ and back (`from_json`) for storage.
 Names: the parser produces `Ident` for every identifier as written. Name
 resolution (`resolve.py`) replaces each by `Var` (a bound variable) or
 `Const` (a constant with its fully qualified name).
+
+Every node class is in this one namespace (`S.BinOp`): the base and the atoms are
+defined in `atoms.py`, the compound nodes in `compound.py`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
-
-@dataclass(frozen=True)
-class Span:
-    """Character offsets [start, end) into the text the node was parsed from."""
-
-    start: int
-    end: int
-
-
-NO_SPAN = Span(0, 0)
-
-
-@dataclass(frozen=True)
-class Term:
-    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
-
-
-# --- atoms -----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Ident(Term):
-    """An identifier as written (possibly dotted: `Mat.flatten`, `n.succ`)."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class Var(Term):
-    """A bound variable (binder, lambda, sum index, let, match pattern)."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class Const(Term):
-    """A constant, by fully qualified name; `written` keeps the source spelling."""
-
-    name: str
-    written: str = field(default="", compare=False)
-
-
-@dataclass(frozen=True)
-class Num(Term):
-    """A natural-number literal (decimal, `0x`, `0b` or `0o`), its value as text."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class Decimal(Term):
-    """A decimal or scientific literal (`0.044715`, `1e-5`): an exact rational in Lean."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class Str(Term):
-    """A string literal; `value` is the text between the quotes, escapes as written."""
-
-    value: str
-
-
-@dataclass(frozen=True)
-class Hole(Term):
-    """`_`, or `?x` (a named hole)."""
-
-    name: str = ""
-
-
-@dataclass(frozen=True)
-class CDot(Term):
-    """`·` inside a section `(· + 1)`."""
-
-
-@dataclass(frozen=True)
-class Sort(Term):
-    """`Type u`, `Sort u`, `Prop`; `level` is the universe as text ('' when absent)."""
-
-    kind: str
-    level: str = ""
-
-
-# --- compound --------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class App(Term):
-    fn: Term
-    args: tuple[Term, ...]
-
-
-@dataclass(frozen=True)
-class NamedArg(Term):
-    """`(x := e)` in an application."""
-
-    name: str
-    value: Term
-
-
-@dataclass(frozen=True)
-class BinOp(Term):
-    """An infix operator (`+ - * / % ^ • ∘ ∣ = ≠ ≤ < ≥ > ∈ ∉ ∧ ∨ → ↔ ×` ...)."""
-
-    op: str
-    lhs: Term
-    rhs: Term
-
-
-@dataclass(frozen=True)
-class EventuallyRel(Term):
-    """Mathlib's `f =ᶠ[l] g` / `f ≤ᶠ[l] g`: `lhs op rhs` holds eventually along the filter
-    `filter` (`Filter.EventuallyEq l f g` / `Filter.EventuallyLE l f g`); `op` is `=ᶠ` or `≤ᶠ`."""
-
-    op: str
-    filter: Term
-    lhs: Term
-    rhs: Term
-
-
-@dataclass(frozen=True)
-class Prefix(Term):
-    """A prefix operator: `-`, `¬`, `↑`, `⇑`, `↥`, `!`."""
-
-    op: str
-    arg: Term
-
-
-@dataclass(frozen=True)
-class Postfix(Term):
-    """A postfix operator: `⁻¹`, `!` (factorial)."""
-
-    op: str
-    arg: Term
-
-
-@dataclass(frozen=True)
-class Typed(Term):
-    """A type ascription `(e : T)`."""
-
-    term: Term
-    type: Term
-
-
-@dataclass(frozen=True)
-class Paren(Term):
-    """Kept only where the parentheses change the meaning Lean gives (none so far);
-    the parser does not produce it for ordinary grouping."""
-
-    term: Term
-
-
-@dataclass(frozen=True)
-class Tuple(Term):
-    """`(a, b, c)`."""
-
-    items: tuple[Term, ...]
-
-
-@dataclass(frozen=True)
-class Anon(Term):
-    """The anonymous constructor `⟨a, b⟩`."""
-
-    items: tuple[Term, ...]
-
-
-@dataclass(frozen=True)
-class VecLit(Term):
-    """`![a, b, c]`."""
-
-    items: tuple[Term, ...]
-
-
-@dataclass(frozen=True)
-class ListLit(Term):
-    """`[a, b, c]`."""
-
-    items: tuple[Term, ...]
-
-
-@dataclass(frozen=True)
-class SetBuilder(Term):
-    """`{x | p x}` or `{x : T | p x}`; `binder` is the bound pattern."""
-
-    binder: Binder
-    body: Term
-
-
-@dataclass(frozen=True)
-class Abs(Term):
-    """`|x|`."""
-
-    term: Term
-
-
-@dataclass(frozen=True)
-class Norm(Term):
-    """`‖x‖`."""
-
-    term: Term
-
-
-@dataclass(frozen=True)
-class Proj(Term):
-    """Projection / generalised field notation: `(p).1`, `W.flatten` after a
-    non-identifier, `e.symm`. `field` is the name or the number as text."""
-
-    term: Term
-    field: str
-
-
-@dataclass(frozen=True)
-class DotIdent(Term):
-    """A leading-dot name `.symm`, resolved against the expected type."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class Binder(Term):
-    """One binder group.
-
-    kind: "explicit" `(x : T)`, "implicit" `{x : T}`, "strict" `⦃x : T⦄`,
-    "inst" `[C M]` / `[inst : C M]`, "plain" (no brackets, as in `fun x => ..`
-    or `∑ x : T, ..`). `names` may be empty for an anonymous instance binder.
-    `pattern` is set instead of `names` for `fun (r, k) => ..` / `fun ⟨a, b⟩ ↦ ..`.
-    """
-
-    kind: str
-    names: tuple[str, ...]
-    type: Term | None = None
-    default: Term | None = None
-    pattern: Term | None = None
-
-
-@dataclass(frozen=True)
-class Lam(Term):
-    """`fun binders => body` (also `λ`, `↦`)."""
-
-    binders: tuple[Binder, ...]
-    body: Term
-
-
-@dataclass(frozen=True)
-class MatchAlt(Term):
-    patterns: tuple[Term, ...]
-    rhs: Term
-
-
-@dataclass(frozen=True)
-class LamMatch(Term):
-    """`fun | pat => e | ...`."""
-
-    alts: tuple[MatchAlt, ...]
-
-
-@dataclass(frozen=True)
-class Match(Term):
-    """`match e1, e2 with | p1, p2 => rhs ...`."""
-
-    scrutinees: tuple[Term, ...]
-    alts: tuple[MatchAlt, ...]
-
-
-@dataclass(frozen=True)
-class BigOp(Term):
-    """`∑ x : T, body`, `∑ x ∈ s, body`, `∏ ...`; op is "∑" or "∏".
-
-    `domain` is the `∈ s` finset when present; the body is parsed at
-    precedence 67 (Mathlib's `bigOpBinders`)."""
-
-    op: str
-    binders: tuple[Binder, ...]
-    domain: Term | None
-    body: Term
-
-
-@dataclass(frozen=True)
-class Quant(Term):
-    """`∀ binders, body` / `∃ binders, body` / `∃! ...`; `bound` holds a binder
-    predicate such as `∀ ε > 0, ..` as (op, rhs)."""
-
-    q: str
-    binders: tuple[Binder, ...]
-    body: Term
-    bound: tuple[str, Term] | None = None
-
-
-@dataclass(frozen=True)
-class Pi(Term):
-    """A dependent arrow `(x : A) → B` or `{x : A} → B`."""
-
-    binders: tuple[Binder, ...]
-    body: Term
-
-
-@dataclass(frozen=True)
-class Let(Term):
-    """`let x : T := v; body` (also `have`); `keyword` is "let" or "have"."""
-
-    keyword: str
-    name: str
-    type: Term | None
-    value: Term
-    body: Term
-    binders: tuple[Binder, ...] = ()
-    pattern: Term | None = None  # `let ⟨a, b⟩ := v; body` (then `name` is "")
-
-
-@dataclass(frozen=True)
-class If(Term):
-    """`if c then a else b`; `hyp` is the name in `if h : c then ..`."""
-
-    cond: Term
-    then: Term
-    els: Term
-    hyp: str | None = None
-
-
-@dataclass(frozen=True)
-class By(Term):
-    """A tactic block; kept as text, never interpreted."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class CharLit(Term):
-    """A character literal `'a'`; `value` is the text between the quotes, as written."""
-
-    value: str
-
-
-@dataclass(frozen=True)
-class SetLit(Term):
-    """`{a, b, c}` (and `{}`)."""
-
-    items: tuple[Term, ...]
-
-
-@dataclass(frozen=True)
-class Subtype(Term):
-    """`{x : T // p x}`; the binder holds the name and the optional type."""
-
-    binder: Binder
-    body: Term
-
-
-@dataclass(frozen=True)
-class StructInst(Term):
-    """`{ x := 1, y := 2 }` or `{ s with x := 1 }`."""
-
-    fields: tuple[tuple[str, Term], ...]
-    base: Term | None = None
-
-
-@dataclass(frozen=True)
-class ArrayLit(Term):
-    """`#[a, b, c]`."""
-
-    items: tuple[Term, ...]
-
-
-@dataclass(frozen=True)
-class Integral(Term):
-    """Mathlib's `∫ x, f x ∂μ` and `∫ x in s, f x`: body at precedence 60, measure at 70."""
-
-    binders: tuple[Binder, ...]
-    domain: Term | None
-    body: Term
-    measure: Term | None = None
-
-
-@dataclass(frozen=True)
-class Index(Term):
-    """`xs[i]`, `xs[i]!`, `xs[i]?` (Lean's `getElem` notation); `suffix` is "", "!" or "?"."""
-
-    term: Term
-    index: Term
-    suffix: str = ""
-
-
-@dataclass(frozen=True)
-class Do(Term):
-    """A `do` block; kept as text, never interpreted."""
-
-    text: str
-
+from .atoms import (
+    NO_SPAN,
+    By,
+    CDot,
+    CharLit,
+    Const,
+    Decimal,
+    Do,
+    DotIdent,
+    Hole,
+    Ident,
+    Num,
+    Sort,
+    Span,
+    Str,
+    Term,
+    Var,
+)
+from .compound import (
+    Abs,
+    Anon,
+    App,
+    ArrayLit,
+    BigOp,
+    Binder,
+    BinOp,
+    EventuallyRel,
+    If,
+    Index,
+    Integral,
+    Lam,
+    LamMatch,
+    Let,
+    ListLit,
+    Match,
+    MatchAlt,
+    NamedArg,
+    Norm,
+    Paren,
+    Pi,
+    Postfix,
+    Prefix,
+    Proj,
+    Quant,
+    SetBuilder,
+    SetLit,
+    StructInst,
+    Subtype,
+    Tuple,
+    Typed,
+    VecLit,
+)
+
+__all__ = [
+    "Abs",
+    "Anon",
+    "App",
+    "ArrayLit",
+    "BigOp",
+    "BinOp",
+    "Binder",
+    "By",
+    "CDot",
+    "CharLit",
+    "Const",
+    "Decimal",
+    "Do",
+    "DotIdent",
+    "EventuallyRel",
+    "Hole",
+    "Ident",
+    "If",
+    "Index",
+    "Integral",
+    "Lam",
+    "LamMatch",
+    "Let",
+    "ListLit",
+    "Match",
+    "MatchAlt",
+    "NO_SPAN",
+    "NamedArg",
+    "Norm",
+    "Num",
+    "Paren",
+    "Pi",
+    "Postfix",
+    "Prefix",
+    "Proj",
+    "Quant",
+    "SetBuilder",
+    "SetLit",
+    "Sort",
+    "Span",
+    "Str",
+    "StructInst",
+    "Subtype",
+    "Term",
+    "Tuple",
+    "Typed",
+    "Var",
+    "VecLit",
+    "from_json",
+    "node_fields",
+    "subterms",
+    "to_json",
+]
 
 # --- JSON ------------------------------------------------------------------
 

@@ -4,9 +4,9 @@
 binders `{N a c : ℕ} (X : Mat N a) (dY : Mat N c)` and type `Mat a c`
 unfolds like a macro: the explicit arguments are bound to the left-hand
 side's variables, the implicit dimensions (N, a, c) are inferred by unifying
-the binder types with the arguments' types (sizes and how they factor), and
-trailing index variables (i, j) that are not supplied are abstracted over, so
-`rowDense_weight_grad X dY` is the whole `Mat a c`.
+the binder types with the arguments' types (sizes and how they factor;
+dimensions.py), and trailing index variables (i, j) that are not supplied are
+abstracted over, so `rowDense_weight_grad X dY` is the whole `Mat a c`.
 
 A definition by structural recursion (`combZ n (c :: cs) (r :: rs) = scaleAddZ c r
 (combZ n cs rs)`) unfolds the same way on the concrete values: its equations are a
@@ -22,6 +22,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from checkers.evaluator.dimensions import (
+    arrow_domains,
+    codomain,
+    free_dims,
+    link,
+    solve,
+    type_dim_exprs,
+    unify_dim,
+    unify_expected,
+    unify_value,
+)
 from checkers.language.coercion import coerce, settle
 from checkers.language.errors import EvalError, NotSupported
 from checkers.language.instances import argument_type
@@ -37,7 +48,6 @@ from checkers.language.types import (
     array_rank,
     const_name,
     eval_dim,
-    fin_domains,
     head_and_args,
 )
 from checkers.language.values import (
@@ -74,29 +84,6 @@ class Param:
     name: str
     type: S.Term | None
     kind: str  # binder kind: explicit, implicit, strict, inst
-
-
-def type_dim_exprs(t: S.Term | None) -> tuple[list[S.Term], S.Term | None]:
-    """The `Fin` domain size expressions of a type term, and its element type."""
-    dims: list[S.Term] = []
-    while t is not None:
-        if isinstance(t, S.Paren):
-            t = t.term
-            continue
-        if isinstance(t, S.BinOp) and t.op == "→":
-            h, args = head_and_args(t.lhs)
-            if const_name(h) == "Fin" and len(args) == 1:
-                dims.append(args[0])
-                t = t.rhs
-                continue
-            return dims, t
-        h, args = head_and_args(t)
-        name = const_name(h)
-        rank = array_rank(name) if name else None
-        if rank is not None and len(args) == rank:
-            return dims + list(args), S.Const("Real")
-        return dims, t
-    return dims, None
 
 
 def _is_nat(t: S.Term | None) -> bool:
@@ -139,7 +126,7 @@ class EqnFn:
         self.rest_dims = res_dims[len(self.extra) :]
         # `Vec (ic * h * w) → Vec (oc * h * w)` after the indices: the domains of the value,
         # whose arguments fix the implicit dimensions that only these types mention
-        self.arrow_domains = _arrow_domains(self.res_elem) if not self.rest_dims else ()
+        self.arrow_domains = arrow_domains(self.res_elem) if not self.rest_dims else ()
         self.implicit_dims = any(_is_nat(p.type) and p.kind != "explicit" for p in params)
 
     def __repr__(self) -> str:
@@ -217,24 +204,24 @@ class EqnFn:
                     n = int(coerce(settle(a), "nat", ev.ctx).data)
                     dims[p.name] = numeral_size(a, n)
                 continue
-            _unify_value(p.type, a, dims, unknown, pending, links)
+            unify_value(p.type, a, dims, unknown, pending, links)
         for expr, a in zip(self.extra_dims, args[n_exp:used], strict=False):
             if isinstance(a, Arr) and a.kind == "fin" and a.bound is not None:
-                _unify_dim(expr, a.bound, dims, unknown, pending)
+                unify_dim(expr, a.bound, dims, unknown, pending)
         if used == n_exp + len(self.extra) and any(n not in dims for n in unknown):
             # as Lean elaborates `flatConv W b v`: `v` is the value's argument, and its type
             # is the domain the definition states
             for ty, a in zip(self.arrow_domains, args[used:], strict=False):
-                _unify_value(ty, a, dims, unknown, pending, links)
+                unify_value(ty, a, dims, unknown, pending, links)
             if expected is not None and len(args) == used and not self.arrow_domains:
                 # `(Tensor3.unflatten v : Tensor3 2 4 4)`: the expected type fixes them
-                _unify_expected(self.rest_dims, expected, dims, unknown, pending)
-        _solve(pending, dims, unknown, self.name)
-        _link(links, dims, unknown, pending, self.name)
+                unify_expected(self.rest_dims, expected, dims, unknown, pending)
+        solve(pending, dims, unknown, self.name)
+        link(links, dims, unknown, pending, self.name)
         if any(n not in dims for n in unknown):
             # `batchMap N (globalAvgPoolFlat c h w) x`: `f : Vec a → Vec b`'s b is its value's
             _probe_functions(ev, self.explicit, args, dims, unknown, pending)
-            _solve(pending, dims, unknown, self.name)
+            solve(pending, dims, unknown, self.name)
         missing = sorted(n for n in unknown if n not in dims)
         if missing and len(args) < used + len(self.arrow_domains):
             raise Deferred(self.name)
@@ -344,91 +331,6 @@ class Deferred(Exception):
     """The implicit dimensions wait for an argument of the value that is not given yet."""
 
 
-def _unify_expected(
-    exprs: list[S.Term],
-    expected: Ty,
-    dims: dict[str, Sz],
-    unknown: set[str],
-    pending: list[tuple[S.Term, int]],
-) -> None:
-    doms, _ = fin_domains(expected)
-    if len(doms) == len(exprs) and all(d is not None for d in doms):
-        for e, sz in zip(exprs, doms, strict=True):
-            _unify_dim(e, sz, dims, unknown, pending)
-
-
-def _arrow_domains(t: S.Term | None) -> tuple[S.Term, ...]:
-    """The domains of a function type `A → B → C`: (A, B)."""
-    out: list[S.Term] = []
-    while t is not None:
-        while isinstance(t, S.Paren):
-            t = t.term
-        if not (isinstance(t, S.BinOp) and t.op == "→"):
-            break
-        out.append(t.lhs)
-        t = t.rhs
-    return tuple(out)
-
-
-# --- dimension unification ------------------------------------------------------
-
-
-def _unify_value(
-    ty: S.Term | None,
-    v: Any,
-    dims: dict[str, Sz],
-    unknown: set[str],
-    pending: list[tuple[S.Term, int]],
-    links: list[list[S.Term]] | None = None,
-) -> None:
-    if isinstance(v, Ctor) and ty is not None:
-        # `SHlo n` against a value built as an `SHlo 12`: its indices settle n; indices it
-        # does not know but knows to be equal (`.cotangent : Back i i`) make theirs equal
-        _, targs = head_and_args(ty)
-        if len(targs) == len(v.indices):
-            same: dict[str, list[S.Term]] = {}
-            for k, (e, sz) in enumerate(zip(targs, v.indices, strict=True)):
-                if sz is not None:
-                    _unify_dim(e, sz, dims, unknown, pending)
-                elif k < len(v.links) and v.links[k] is not None:
-                    same.setdefault(str(v.links[k]), []).append(e)
-            if links is not None:
-                links.extend(group for group in same.values() if len(group) > 1)
-        return
-    if ty is None or not isinstance(v, Arr):
-        return
-    exprs, elem = type_dim_exprs(ty)
-    if len(exprs) == len(v.dom):
-        for e, sz in zip(exprs, v.dom, strict=True):
-            _unify_dim(e, sz, dims, unknown, pending)
-    if elem is not None and v.kind == "fin" and v.bound is not None:
-        h, args = head_and_args(elem)
-        if const_name(h) == "Fin" and len(args) == 1:
-            _unify_dim(args[0], v.bound, dims, unknown, pending)
-
-
-def _unify_dim(
-    e: S.Term, sz: Sz, dims: dict[str, Sz], unknown: set[str], pending: list[tuple[S.Term, int]]
-) -> None:
-    if isinstance(e, S.Paren):
-        _unify_dim(e.term, sz, dims, unknown, pending)
-        return
-    if isinstance(e, S.Var | S.Ident) and e.name in unknown:
-        if e.name in dims:
-            if dims[e.name].n != sz.n:
-                raise EvalError(f"dimension {e.name} is both {dims[e.name].n} and {sz.n}")
-            if dims[e.name].factors is None and sz.factors is not None:
-                dims[e.name] = sz
-        else:
-            dims[e.name] = sz
-        return
-    if isinstance(e, S.BinOp) and e.op == "*" and sz.factors is not None:
-        _unify_dim(e.lhs, sz.factors[0], dims, unknown, pending)
-        _unify_dim(e.rhs, sz.factors[1], dims, unknown, pending)
-        return
-    pending.append((e, sz.n))
-
-
 def _probe_functions(
     ev: Host,
     params: tuple[Param, ...],
@@ -443,14 +345,14 @@ def _probe_functions(
     for p, a in zip(params, args, strict=False):
         if p.type is None or isinstance(a, Arr | Ctor) or not callable_value(a):
             continue
-        doms = _arrow_domains(p.type)
+        doms = arrow_domains(p.type)
         if len(doms) != 1:
             continue
-        cod = _codomain(p.type)
-        if cod is None or not any(_free_dims(e, unknown, dims) for e in type_dim_exprs(cod)[0]):
+        cod = codomain(p.type)
+        if cod is None or not any(free_dims(e, unknown, dims) for e in type_dim_exprs(cod)[0]):
             continue
         exprs, elem = type_dim_exprs(doms[0])
-        if not exprs or any(_free_dims(e, unknown, dims) for e in exprs):
+        if not exprs or any(free_dims(e, unknown, dims) for e in exprs):
             continue
         sizes = tuple(eval_dim(e, dims) for e in exprs)
         probe = Arr(jnp.zeros(tuple(sz.n for sz in sizes), dtype=ev.ctx.dtype), "real", dom=sizes)
@@ -458,15 +360,7 @@ def _probe_functions(
             out = ev.apply(a, [probe])
         except (EvalError, NotSupported, Deferred):
             continue
-        _unify_value(cod, out, dims, unknown, pending)
-
-
-def _codomain(t: S.Term) -> S.Term | None:
-    while isinstance(t, S.Paren):
-        t = t.term
-    if isinstance(t, S.BinOp) and t.op == "→":
-        return t.rhs
-    return None
+        unify_value(cod, out, dims, unknown, pending)
 
 
 def callable_value(v: Any) -> bool:
@@ -474,82 +368,5 @@ def callable_value(v: Any) -> bool:
     return isinstance(v, Closure | Partial | Builtin) or hasattr(v, "apply_args")
 
 
-def _link(
-    links: list[list[S.Term]],
-    dims: dict[str, Sz],
-    unknown: set[str],
-    pending: list[tuple[S.Term, int]],
-    name: str,
-) -> None:
-    """Settle the expressions that must be equal from one of them that is settled."""
-    progress = True
-    while links and progress:
-        progress = False
-        for group in list(links):
-            known = [e for e in group if not _free_dims(e, unknown, dims)]
-            if not known:
-                continue
-            sz = eval_dim(known[0], dims)
-            for e in group:
-                _unify_dim(e, sz, dims, unknown, pending)
-            links.remove(group)
-            _solve(pending, dims, unknown, name)
-            progress = True
-
-
 def _mentions(t: S.Term, names: list[str]) -> bool:
     return any(isinstance(u, S.Var | S.Ident) and u.name in names for u in S.subterms(t))
-
-
-def _free_dims(e: S.Term, unknown: set[str], dims: dict[str, Sz]) -> set[str]:
-    if isinstance(e, S.Var | S.Ident):
-        return {e.name} if e.name in unknown and e.name not in dims else set()
-    if isinstance(e, S.BinOp):
-        return _free_dims(e.lhs, unknown, dims) | _free_dims(e.rhs, unknown, dims)
-    if isinstance(e, S.Paren):
-        return _free_dims(e.term, unknown, dims)
-    return set()
-
-
-def _solve(
-    pending: list[tuple[S.Term, int]], dims: dict[str, Sz], unknown: set[str], name: str
-) -> None:
-    progress = True
-    while pending and progress:
-        progress = False
-        for item in list(pending):
-            e, n = item
-            free = _free_dims(e, unknown, dims)
-            if not free:
-                got = eval_dim(e, dims)
-                if got.n != n:
-                    raise EvalError(f"{name}: a size {n} where the type says {got.n}")
-                pending.remove(item)
-                progress = True
-            elif len(free) == 1:
-                _solve_one(e, n, dims, unknown, name)
-                pending.remove(item)
-                progress = True
-
-
-def _solve_one(e: S.Term, n: int, dims: dict[str, Sz], unknown: set[str], name: str) -> None:
-    if isinstance(e, S.Paren):
-        _solve_one(e.term, n, dims, unknown, name)
-        return
-    if isinstance(e, S.Var | S.Ident):
-        dims[e.name] = Sz(n)
-        return
-    if isinstance(e, S.BinOp):
-        lhs_free = bool(_free_dims(e.lhs, unknown, dims))
-        known = eval_dim(e.rhs if lhs_free else e.lhs, dims).n
-        other = e.lhs if lhs_free else e.rhs
-        if e.op == "+" and n >= known:
-            _solve_one(other, n - known, dims, unknown, name)
-            return
-        if e.op == "*" and known and n % known == 0:
-            _solve_one(other, n // known, dims, unknown, name)
-            return
-        if e.op == "-" and lhs_free and n > 0:
-            _solve_one(other, n + known, dims, unknown, name)
-            return
-    raise EvalError(f"{name}: cannot infer a dimension from a size {n}")

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     from checkers.language.coercion import coerce, nat_constant
     from checkers.language.errors import EvalError, NotSupported
     from checkers.language.measure import note_operands, note_terms
-    from checkers.language.values import Arr, Builtin, Proof, Sz, as_array, numeral_size, xp_of
+    from checkers.language.total import xp_of
+    from checkers.language.values import Arr, Builtin, Proof, Sz, as_array, numeral_size
     from checkers.language.vectorise import call_vectorised
     from checkers.lazyjax import jax, jnp
     from checkers.library.structures import StructSampler, register_structure
@@ -47,13 +48,13 @@ _WHERE = {
     "NotSupported": "checkers.language.errors",
     "note_operands": "checkers.language.measure",
     "note_terms": "checkers.language.measure",
+    "xp_of": "checkers.language.total",
     "Arr": "checkers.language.values",
     "Builtin": "checkers.language.values",
     "Proof": "checkers.language.values",
     "Sz": "checkers.language.values",
     "as_array": "checkers.language.values",
     "numeral_size": "checkers.language.values",
-    "xp_of": "checkers.language.values",
     "call_vectorised": "checkers.language.vectorise",
     "jax": "checkers.lazyjax",
     "jnp": "checkers.lazyjax",

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from checkers.evaluator.arguments import arrange
 from checkers.evaluator.elaboration import applied_to, is_product, with_size
 from checkers.evaluator.equations import Deferred
+from checkers.language.axes import move_axis_to_dom
 from checkers.language.coercion import settle
 from checkers.language.errors import EvalError, NotSupported
 from checkers.language.numerals import Numeral
@@ -41,7 +42,6 @@ from checkers.language.values import (
     Sz,
     Unsolved,
     iota,
-    move_axis_to_dom,
     pair_leaves,
 )
 from checkers.language.vectorise import index

@@ -22,27 +22,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from checkers.evaluator.kinks import at_kink
+from checkers.language.axes import broadcast_to_axes, expand, move_axis_to_dom, union_axes
 from checkers.language.coercion import coerce
 from checkers.language.contraction import factors
 from checkers.language.errors import EvalError
 from checkers.language.measure import paused
 from checkers.language.memo import Applications
 from checkers.language.metered import metered
+from checkers.language.total import xp_of
 from checkers.language.types import TFin, TReal, const_name, head_and_args
-from checkers.language.values import (
-    Arr,
-    Axis,
-    Builtin,
-    Sz,
-    as_array,
-    broadcast_to_axes,
-    expand,
-    host_or_array,
-    iota,
-    move_axis_to_dom,
-    union_axes,
-    xp_of,
-)
+from checkers.language.values import Arr, Axis, Builtin, Sz, as_array, host_or_array, iota
 from checkers.language.vectorise import index
 from checkers.lazyjax import jax, jcore, jnp
 from theorem_index.lean import syntax as S

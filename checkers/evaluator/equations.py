@@ -33,6 +33,7 @@ from checkers.evaluator.dimensions import (
     unify_expected,
     unify_value,
 )
+from checkers.language.axes import move_axis_to_dom
 from checkers.language.coercion import coerce, settle
 from checkers.language.errors import EvalError, NotSupported
 from checkers.language.instances import argument_type
@@ -62,7 +63,6 @@ from checkers.language.values import (
     Unsolved,
     exact_key,
     iota,
-    move_axis_to_dom,
     numeral_size,
     static_nat,
 )

@@ -23,22 +23,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from checkers.language.axes import drop_axis_by_sum, expand, union_axes
 from checkers.language.coercion import coerce, nat_constant, settle
 from checkers.language.errors import EvalError, NotSupported
 from checkers.language.total import xp_of
 from checkers.language.types import TFin, Ty
-from checkers.language.values import (
-    Arr,
-    Axis,
-    Builtin,
-    Closure,
-    Partial,
-    Sz,
-    drop_axis_by_sum,
-    expand,
-    host_or_array,
-    union_axes,
-)
+from checkers.language.values import Arr, Axis, Builtin, Closure, Partial, Sz, host_or_array
 from checkers.lazyjax import jnp
 from theorem_index.lean import syntax as S
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from checkers.language import arith as A
+from checkers.language.axes import drop_axis_by_sum, expand, union_axes
 from checkers.language.coercion import coerce, host_constant
 from checkers.language.errors import EvalError, NotSupported, UntypedNumeral
 from checkers.language.measure import note_operands
@@ -33,10 +34,7 @@ from checkers.language.values import (
     Sz,
     Unevaluated,
     as_array,
-    drop_axis_by_sum,
-    expand,
     iota,
-    union_axes,
 )
 from checkers.lazyjax import jnp
 from theorem_index.lean import syntax as S

@@ -11,11 +11,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from checkers.language import arith as A
+from checkers.language.axes import move_axis_to_dom
 from checkers.language.coercion import coerce, settle
 from checkers.language.errors import EvalError, NotSupported, UntypedNumeral
 from checkers.language.notation import NOTATION
 from checkers.language.types import TFin, TInt, TList, TNat, TReal, Ty, kind_of
-from checkers.language.values import Arr, Axis, Closure, Sz, as_array, iota, move_axis_to_dom
+from checkers.language.values import Arr, Axis, Closure, Sz, as_array, iota
 from checkers.lazyjax import jnp
 from theorem_index.lean import syntax as S
 

@@ -19,22 +19,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from checkers.language import arith as A
+from checkers.language.axes import move_axis_to_dom
 from checkers.language.coercion import coerce
 from checkers.language.errors import EvalError, NotSupported
 from checkers.language.types import TFin, TFun, TProd, Ty, entry_type
-from checkers.language.values import (
-    Arr,
-    Axis,
-    Closure,
-    Ctor,
-    Lst,
-    Pair,
-    Proof,
-    Sz,
-    iota,
-    move_axis_to_dom,
-    num,
-)
+from checkers.language.values import Arr, Axis, Closure, Ctor, Lst, Pair, Proof, Sz, iota, num
 from theorem_index.lean import syntax as S
 
 if TYPE_CHECKING:

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from checkers.language import lax_ops as L
+from checkers.language.axes import expand, union_axes
 from checkers.language.coercion import Ctx, coerce, join_kind, settle
 from checkers.language.errors import EvalError, UntypedNumeral
 from checkers.language.measure import note_operands, note_result
@@ -30,15 +31,7 @@ from checkers.language.total import (
     real_rpow,
     xp_of,
 )
-from checkers.language.values import (
-    Arr,
-    Sz,
-    as_array,
-    expand,
-    host_or_array,
-    is_exact,
-    union_axes,
-)
+from checkers.language.values import Arr, Sz, as_array, host_or_array, is_exact
 from checkers.language.vectorise import guard_entries
 from checkers.lazyjax import jnp, lax
 

@@ -13,9 +13,11 @@ from typing import Any
 
 import numpy as np
 
+from checkers.language.axes import union_axes
 from checkers.language.coercion import Ctx, coerce
 from checkers.language.errors import EvalError, NotSupported
-from checkers.language.values import Arr, Axis, Sz, as_array, host_or_array, union_axes, xp_of
+from checkers.language.total import xp_of
+from checkers.language.values import Arr, Axis, Sz, as_array, host_or_array
 from checkers.lazyjax import jax, jnp, lax
 
 

@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from checkers.language.axes import union_axes
 from checkers.language.coercion import coerce
 from checkers.language.errors import EvalError
-from checkers.language.values import Arr, Builtin, union_axes
+from checkers.language.values import Arr, Builtin
 
 if TYPE_CHECKING:
     from checkers.evaluator.evaluate import Evaluator

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from checkers.language import total as T
+from checkers.language.axes import expand, union_axes
 from checkers.language.coercion import coerce
 from checkers.language.errors import NotSupported
-from checkers.language.values import Arr, Builtin, as_array, expand, union_axes
+from checkers.language.values import Arr, Builtin, as_array
 from checkers.lazyjax import jnp, jsp
 
 if TYPE_CHECKING:

@@ -1,6 +1,7 @@
 """Lean 4 statements as term trees: parse, print, resolve names, analyse declarations."""
 
 from .analysis import Analysis, LocatedParseError, analyse_declaration
+from .binding_printer import print_binder, print_binders
 from .canonical import (
     Difference,
     canonical,
@@ -13,7 +14,7 @@ from .free import free_names
 from .hypotheses import hypotheses, is_proposition
 from .known import KnownNames
 from .parser import MAX_DEPTH, parse_binders, parse_term
-from .printer import print_binder, print_binders, print_term
+from .printer import print_term
 from .resolve import ResolvedTerm, resolve, type_head
 from .sexpr import to_sexpr
 from .syntax import Binder, Term, from_json, to_json

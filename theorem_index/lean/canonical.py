@@ -29,10 +29,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .binding_printer import print_binder
 from .errors import LeanParseError
 from .known import KnownNames
 from .parser import _Parser, _run
-from .printer import print_binder, print_term
+from .printer import print_term
 from .resolve import type_head
 from .syntax import (
     App,

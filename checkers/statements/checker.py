@@ -3,9 +3,10 @@
 `DerivedChecker.build(dims, dtype)` is one trial's inputs -> (lhs, rhs), the two sides
 of the relation the harness compares (checkers/tolerance.py); `build_measured` adds the
 trial's scale and underflow (measure.py), and `build_premise` which trials hold
-vacuously. The inputs are the binders as planned (binders.py): real arrays, indices,
-ℕ values, and binders drawn by a sampler (structures.py, drawn_functions.py,
-drawn_lists.py: integers, and lists whose lengths are dimensions).
+vacuously. The inputs are the binders as planned (binders.py), drawn and bound as
+trial_inputs.py says: real arrays, indices, ℕ values, and binders drawn by a sampler
+(structures.py, drawn_functions.py, drawn_lists.py: integers, and lists whose lengths
+are dimensions).
 `derive.py` builds these from a statement; this module is what they are.
 """
 
@@ -13,12 +14,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from checkers.core import DimConstraint, InputSpec, ToleranceOverride
+from checkers.core import DimConstraint, ToleranceOverride
 from checkers.evaluator.derivatives import DERIVATIVE_NAMES
 from checkers.evaluator.evaluate import Evaluator
 from checkers.exact.sides import EXACT, exact_sides, list_sides
@@ -27,42 +28,24 @@ from checkers.language.coercion import Ctx, coerce, settle
 from checkers.language.errors import EvalError, NotSupported
 from checkers.language.measure import Meter, paused
 from checkers.language.notation import constants_in
-from checkers.language.types import (
-    TFin,
-    const_name,
-    fin_domains,
-    head_and_args,
-    kind_of,
-    value_type,
-)
-from checkers.language.values import Arr, Lst, Proof, TypeValue, as_array, static_nat
+from checkers.language.types import value_type
+from checkers.language.values import Arr, Lst, as_array
 from checkers.lazyjax import jax, jnp
 from checkers.library.semantics import Semantics
-from checkers.library.structures import StructSampler, structure_sampler
-from checkers.premises.binders import Input, Plan
-from checkers.premises.bound_values import to_bound
+from checkers.premises.binders import Plan
 from checkers.premises.drawn_functions import COVERS as FUNCTIONS_COVERED
-from checkers.premises.drawn_functions import function_specs, function_value
-from checkers.premises.drawn_lists import (
-    INT_RANGE,
-    element_spec,
-    int_note,
-    int_value,
-    list_note,
-    list_specs,
-    list_value,
-)
+from checkers.premises.drawn_lists import int_note, list_note
 from checkers.premises.holding import per_trial, premise_fn
 from checkers.statements.readings import harness_relation, reading_note, truth_values
+from checkers.statements.trial_inputs import TrialInputs, sampler_of
 from theorem_index.lean import print_term
 from theorem_index.lean import syntax as S
 
 VERSION = "derived-1"
-NAT_INPUT_RANGE = (0, 10)
 
 
 @dataclass
-class DerivedChecker:
+class DerivedChecker(TrialInputs):
     name: str
     statement: S.BinOp  # `A R B`, after the binders are peeled
     plan: Plan
@@ -122,7 +105,7 @@ class DerivedChecker:
             )
         drawn = tuple(
             f"{i.name} : {print_term(i.type)} drawn from "
-            f"{_sampler(i).covers if i.role == 'struct' else FUNCTIONS_COVERED}"
+            f"{sampler_of(i).covers if i.role == 'struct' else FUNCTIONS_COVERED}"
             for i in self.plan.inputs
             if i.role in ("struct", "function")
         )
@@ -149,112 +132,6 @@ class DerivedChecker:
 
     def dim_constraints(self) -> Sequence[DimConstraint]:
         return tuple(self.plan.dim_constraints)
-
-    def _base_env(self, dims: Mapping[str, int]) -> dict[str, Any]:
-        missing = [d for d in self.plan.dims if d not in dims]
-        if missing:
-            raise EvalError(f"no value for the dimension(s) {', '.join(missing)}")
-        env: dict[str, Any] = {d: static_nat(int(dims[d])) for d in self.plan.dims}
-        for t in self.plan.type_vars:
-            env[t] = TypeValue("ℝ")
-        for h in self.plan.hyps:
-            env[h.name] = Proof(h.name)
-        return env
-
-    def _types(self, dims: Mapping[str, int]) -> dict[str, Any]:
-        key = tuple(sorted((k, int(v)) for k, v in dims.items()))
-        if key not in self._sizes:
-            ev = Evaluator(self.semantics)
-            env = self._base_env(dims)
-            self._sizes[key] = {
-                i.name: ev.type_of(i.type, env)
-                for i in self.plan.inputs
-                if i.role not in ("struct", "int", "list")
-            }
-        return self._sizes[key]
-
-    def input_specs(self, dims: Mapping[str, int]) -> dict[str, InputSpec]:
-        out: dict[str, InputSpec] = {}
-        for inp in self.plan.inputs:
-            if inp.role == "struct":
-                for field_name, spec in _sampler(inp).specs(inp.name).items():
-                    bounds = tuple(
-                        b
-                        for p in self.plan.bounds
-                        if p.target == field_name and (b := to_bound(p, dims, 0)) is not None
-                    )
-                    out[field_name] = replace(spec, bounds=bounds) if bounds else spec
-                continue
-            if inp.role == "int":
-                out[inp.name] = InputSpec.integers(*INT_RANGE)
-                continue
-            if inp.role == "list":
-                out.update(list_specs(inp.name, self.plan.lists.shapes[inp.name], dims))
-                continue
-            ty = self._types(dims)[inp.name]
-            if inp.role == "function":
-                out.update(function_specs(inp.name, ty))
-                continue
-            doms, elem = fin_domains(ty)
-            shape = tuple(d.n for d in doms)
-            kind = kind_of(ty)
-            if inp.role == "nat":
-                out[inp.name] = InputSpec.nat(*NAT_INPUT_RANGE)
-            elif kind == "fin" and not doms:
-                assert isinstance(elem, TFin) and elem.sz is not None
-                out[inp.name] = InputSpec.fin(elem.sz.n)
-            elif kind == "fin" and len(doms) == 1:
-                assert isinstance(elem, TFin) and elem.sz is not None
-                out[inp.name] = InputSpec.index_map(shape[0], elem.sz.n)
-            elif kind == "real":
-                constraint = self.plan.constraints.get(inp.name)
-                bounds = tuple(
-                    b
-                    for p in self.plan.bounds
-                    if p.target == inp.name and (b := to_bound(p, dims, len(shape))) is not None
-                )
-                out[inp.name] = InputSpec.real(shape, constraint=constraint, bounds=bounds)
-            elif kind in ("int", "nat"):  # `Fin n → ℤ`, drawn as a list's elements are
-                out[inp.name] = element_spec(kind, shape)
-            else:
-                raise NotSupported(
-                    f"the binder {inp.name} : {print_term(inp.type)} is not a number, index "
-                    "or array over Fin, so it cannot be sampled"
-                )
-        return out
-
-    def inputs_env(
-        self, dims: Mapping[str, int], inputs: Mapping[str, Any], dtype: Any
-    ) -> dict[str, Any]:
-        env = self._base_env(dims)
-        types = self._types(dims)
-        for inp in self.plan.inputs:
-            if inp.role == "struct":
-                env[inp.name] = _sampler(inp).value(inp.name, inputs, dtype)
-                continue
-            if inp.role == "function":
-                env[inp.name] = function_value(inp.name, types[inp.name], inputs, dtype)
-                continue
-            if inp.role == "int":
-                env[inp.name] = int_value(inputs[inp.name])
-                continue
-            if inp.role == "list":
-                shape = self.plan.lists.shapes[inp.name]
-                env[inp.name] = list_value(inp.name, shape, dims, inputs, dtype)
-                continue
-            x = inputs[inp.name]
-            ty = types[inp.name]
-            doms, elem = fin_domains(ty)
-            if inp.role == "nat":
-                env[inp.name] = Arr(jnp.asarray(x), "nat")
-            elif kind_of(ty) == "fin":
-                assert isinstance(elem, TFin)
-                env[inp.name] = Arr(jnp.asarray(x), "fin", dom=doms, bound=elem.sz)
-            elif kind_of(ty) in ("int", "nat"):
-                env[inp.name] = Arr(jnp.asarray(x, jnp.int64), str(kind_of(ty)), dom=doms)
-            else:
-                env[inp.name] = Arr(jnp.asarray(x, dtype), "real", dom=doms)
-        return env
 
     def _sides(self, ev: Evaluator, env: Mapping[str, Any]) -> tuple[Arr, Arr]:
         rel = self.statement
@@ -421,13 +298,6 @@ class DerivedChecker:
 
 
 # --- derivation -------------------------------------------------------------------
-
-
-def _sampler(inp: Input) -> StructSampler:
-    h, _ = head_and_args(inp.type)
-    sampler = structure_sampler(const_name(h))
-    assert sampler is not None, inp
-    return sampler
 
 
 def checker_version(name: str, env: Any, deps: tuple[str, ...]) -> str:

@@ -47,7 +47,6 @@ from checkers.premises.reparam import reparametrise
 from checkers.registry.environment import DerivationError
 from checkers.runtime.jaxsetup import device_kind
 from checkers.statements.checker import (  # noqa: F401  (re-exported)
-    NAT_INPUT_RANGE,
     VERSION,
     DerivedChecker,
     checker_version,
@@ -56,6 +55,7 @@ from checkers.statements.checker import (  # noqa: F401  (re-exported)
 from checkers.statements.conjunction import Conjunction, at_instances
 from checkers.statements.propositions import Clause, clauses
 from checkers.statements.statement import split_statement
+from checkers.statements.trial_inputs import NAT_INPUT_RANGE  # noqa: F401  (re-exported)
 from theorem_index.lean import analyse_declaration
 from theorem_index.lean import syntax as S
 

@@ -25,6 +25,13 @@ mean of the two: drift over the run then weighs on both sides alike. Every phase
 records the machine's speed while it ran: every `PROBE_EVERY_S` seconds the sampler times
 a fixed pure-Python loop (`probe_ms`, the median; a few ms of every 5 s), so a ratio can
 be read beside how fast the machine was during each of its terms.
+
+With `--against`, every theorem's result is compared between the working tree and REV
+(status, dependencies, dims and draws, largest absolute and relative error; the reason's
+words may differ): `OUT/compare-REV.json` lists the theorems that differ, and a refactor
+must leave none. REV runs with the interpreter `--against-python` (default: this one): a
+commit whose packages or entry points differ from the working tree's (a pack split out of
+the core) needs an environment of its own, installed from that commit.
 """
 
 from __future__ import annotations
@@ -140,6 +147,7 @@ def run_tree(
     seed: int,
     every: int = 1,
     jobs: int | None = None,
+    python: str | None = None,
 ) -> dict:
     data = Path(tempfile.mkdtemp(prefix=f"corpus-{label}-"))
     env = dict(os.environ)
@@ -150,7 +158,7 @@ def run_tree(
         PYTHONPATH=str(source),
     )
     env.pop("PROOFBRIDGE_BROKER_URL", None)
-    py = [sys.executable, "-m", "app"]
+    py = [python or sys.executable, "-m", "app"]
     report: dict[str, Any] = {"label": label, "source": str(source), "trials": trials}
     try:
         wall, rss, (total, pss), rc, probe = _timed(
@@ -234,6 +242,36 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+# what must not change between two commits that should give the same results
+SAME = ("status", "checker", "dependencies", "dims", "draws", "max_abs_err", "max_rel_err")
+
+
+def compare(ours: list[dict[str, Any]], theirs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The theorems whose results differ in any field of `SAME`, or that only one side has."""
+    a = {r["name"]: r for r in ours}
+    b = {r["name"]: r for r in theirs}
+    differ = []
+    for name in sorted(a.keys() & b.keys()):
+        fields = [f for f in SAME if a[name].get(f) != b[name].get(f)]
+        if fields:
+            differ.append({"name": name, **{f: [a[name].get(f), b[name].get(f)] for f in fields}})
+    return {
+        "theorems": len(a.keys() & b.keys()),
+        "identical": len(a.keys() & b.keys()) - len(differ),
+        "differ": differ,
+        "only_ours": sorted(a.keys() - b.keys()),
+        "only_theirs": sorted(b.keys() - a.keys()),
+    }
+
+
+def _results(out: Path, label: str) -> list[dict[str, Any]]:
+    try:
+        loaded = json.loads((out / f"{label}.check").read_text())
+    except (OSError, ValueError):
+        return []
+    return loaded if isinstance(loaded, list) else []
+
+
 def _vacuous_share(r: dict[str, Any]) -> float:
     total = (r.get("trials") or 0) * max(1, len(r.get("draws") or [None]))
     return (r.get("vacuous_trials") or 0) / total if total else 0.0
@@ -257,6 +295,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--against", metavar="REV", help="also measure commit REV, in the same run")
     ap.add_argument(
+        "--against-python",
+        metavar="PYTHON",
+        help="the interpreter REV runs with (an environment installed from REV)",
+    )
+    ap.add_argument(
         "--every", type=int, default=1, help="check only every N-th theorem by name (speed ratios)"
     )
     ap.add_argument(
@@ -272,7 +315,9 @@ def main(argv: list[str] | None = None) -> int:
     reports = []
     ref = _worktree(args.against) if args.against else None
 
-    def measure(source: Path, label: str, jobs: int | None) -> dict[str, Any]:
+    def measure(
+        source: Path, label: str, jobs: int | None, python: str | None = None
+    ) -> dict[str, Any]:
         report = run_tree(
             source,
             tree,
@@ -282,6 +327,7 @@ def main(argv: list[str] | None = None) -> int:
             seed=args.seed,
             every=args.every,
             jobs=jobs,
+            python=python,
         )
         _save(args.out, report)
         return report
@@ -291,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
         reports.append(measure(ROOT, "head", args.jobs))
         if ref is not None:
             # no --jobs for the reference: it may predate the option
-            reports.append(measure(ref, f"ref-{args.against}", None))
+            reports.append(measure(ref, f"ref-{args.against}", None, args.against_python))
             # drift over the run weighs on both sides
             reports.append(measure(ROOT, "head-after", args.jobs))
     finally:
@@ -318,6 +364,16 @@ def main(argv: list[str] | None = None) -> int:
         if after["counts"] != first["counts"] or after["problems"] != first["problems"]:
             print("the working tree's second check disagrees with its first", file=sys.stderr)
             problems = True
+        same = compare(_results(args.out, "head"), _results(args.out, reference["label"]))
+        (args.out / f"compare-{args.against}.json").write_text(json.dumps(same, indent=1) + "\n")
+        print(
+            f"results against {args.against}: {same['identical']} of {same['theorems']} "
+            f"theorems identical (status, dependencies, dims, draws, largest errors); "
+            f"{len(same['differ'])} differ, {len(same['only_ours'])} only here, "
+            f"{len(same['only_theirs'])} only there"
+        )
+        for d in same["differ"][:20]:
+            print(f"  differs: {d}"[:300])
         wall = reference["check"]["wall_s"]
         mean = (first["check"]["wall_s"] + after["check"]["wall_s"]) / 2
         print(

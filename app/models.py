@@ -315,7 +315,7 @@ class Result(Base):
     # trials failing in float64 that held at high precision (float artefacts), drawn again
     unstable_trials: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     assumptions: Mapped[list[Any]]
-    # a whole check's rows, one per family of nodes (`checkers.prose`); NULL otherwise
+    # a whole check's rows, one per family of nodes (`checkers.registry.prose`); NULL otherwise
     parts: Mapped[list[Any] | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 

@@ -1,5 +1,5 @@
 """Coverage of the ingested theorems: which get a checker, per module, and the missing
-vocabulary ranked by the theorems it would unlock (`checkers.coverage`); the CLI's
+vocabulary ranked by the theorems it would unlock (`checkers.analysis.coverage`); the CLI's
 `coverage` and `GET /coverage` share it.
 
 The analysis of a whole corpus takes seconds, so its report is kept: on disk by a
@@ -58,7 +58,7 @@ def coverage_report(
 
 
 def _report(env: Any, module: str | None) -> CoverageOut:
-    from checkers.coverage import coverage  # imports JAX: only when asked for
+    from checkers.analysis.coverage import coverage  # imports JAX: only when asked for
 
     report = coverage(env, module=module)
     modules = [ModuleCoverageOut(**vars(m)) for m in report.modules]

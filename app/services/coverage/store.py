@@ -42,7 +42,7 @@ VARIABLE = "PROOFBRIDGE_COVERAGE_STORE"
 FORMAT = 1
 _ROOT = Path(__file__).resolve().parents[3]
 _PACKAGES = ("app", "checkers", "theorem_index")
-_VOCABULARY_GROUP = "proofbridge.vocabulary"  # checkers.derived.plugins.GROUP
+_VOCABULARY_GROUP = "proofbridge.vocabulary"  # checkers.library.plugins.GROUP
 
 
 @functools.cache

@@ -1,6 +1,6 @@
 """Which theorems stated in prose the registered checkers claim, for ingestion.
 
-A registered checker of a prose theorem (`checkers.prose`) names it and how a
+A registered checker of a prose theorem (`checkers.registry.prose`) names it and how a
 module doc writes it; ingestion then records, for each document mentioning a
 claimed name, a declaration of kind `prose` whose statement is the paragraph
 (`theorem_index.prose_claims`). Knowing the claims means loading the checkers

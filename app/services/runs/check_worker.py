@@ -61,14 +61,14 @@ def load_template() -> None:
 
     import app.crud  # noqa: F401
     import checkers  # noqa: F401
-    from checkers.environment import load_derive_hook
+    from checkers.registry.environment import load_derive_hook
 
     load_derive_hook()  # imports the derived checkers and their vocabulary plugins
 
 
 def _configure(jax_cache_dir: str | None, compile_threads: int) -> None:
-    from checkers.jaxsetup import configure_compilation_cache
-    from checkers.programs import set_compile_threads
+    from checkers.harness.programs import set_compile_threads
+    from checkers.runtime.jaxsetup import configure_compilation_cache
 
     if jax_cache_dir is not None:
         configure_compilation_cache(jax_cache_dir)
@@ -129,8 +129,8 @@ def worker_main(
 ) -> None:
     """A worker process started afresh: loads the checkers and the declarations, then
     `_serve`s, with what it loaded left out of the cyclic collector's walks (a worker's
-    lifetime is bounded: checkers/memory.py)."""
-    from checkers.memory import keep_loaded_objects_uncollected
+    lifetime is bounded: checkers/runtime/memory.py)."""
+    from checkers.runtime.memory import keep_loaded_objects_uncollected
 
     _configure(jax_cache_dir, compile_threads)
     loaded = _load(database_url)
@@ -147,7 +147,7 @@ def _serve(conn: Connection, backend: Any, env: Any, limits: tuple[int, int]) ->
     """Check the chunks the parent sends, one at a time, and answer each with (results,
     names left unchecked, whether the worker retires). It retires, ending the chunk
     early, once it has checked `limits[0]` theorems or holds more than `limits[1]` MB."""
-    from checkers.programs import clear_program_cache
+    from checkers.harness.programs import clear_program_cache
 
     theorems, memory_mb = limits
     done = 0

@@ -74,7 +74,7 @@ def load_backend() -> Any:
     """The `checkers` package, with JAX's compilation cache configured and the settings'
     `checker_modules` (which register hand-written checkers) imported."""
     import checkers
-    from checkers.jaxsetup import configure_compilation_cache
+    from checkers.runtime.jaxsetup import configure_compilation_cache
 
     settings = get_settings()
     if settings.jax_cache_dir is not None:

@@ -17,7 +17,7 @@ checked before. A worker that dies (out of memory, killed) ends the theorems it
 had been given and not finished as `error`, saying so; the other workers go on and
 the run still completes.
 
-Memory: what a process keeps between theorems is bounded (checkers/memory.py, the
+Memory: what a process keeps between theorems is bounded (checkers/runtime/memory.py, the
 caches' sizes), and a worker drops its compiled programs after each theorem (a run
 checks each theorem once), and hands the C heap's free pages back to the system after
 a theorem that left it larger (check_worker.py). Its XLA compilations run on its

@@ -37,13 +37,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
-from app.services.ingest import ingest_paths  # noqa: E402
 from sqlalchemy import create_engine, insert, select, text  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 
 from app import models  # noqa: E402
 from app.migrate import upgrade_database  # noqa: E402
+from app.services.ingestion import ingest_paths  # noqa: E402
 
 PROOFBRIDGE = Path(sys.executable).with_name("proofbridge")
 DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"

@@ -47,13 +47,13 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import httpx  # noqa: E402
-from app.services.ingest import ingest_paths  # noqa: E402
 from sqlalchemy import create_engine, func, select  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 from workers import Redis, Schema, free_port  # noqa: E402
 
 from app import models  # noqa: E402
 from app.migrate import upgrade_database  # noqa: E402
+from app.services.ingestion import ingest_paths  # noqa: E402
 
 PROOFBRIDGE = Path(sys.executable).with_name("proofbridge")
 DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"

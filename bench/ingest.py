@@ -51,12 +51,11 @@ def _cpu_s() -> float:
 
 def _child(form_dir: str, url: str) -> dict[str, Any]:
     """Runs in a fresh process: migrate, then ingest the corpus twice."""
-    from app.services.ingest import ingest_batch
-    from app.services.parsing import Parser
     from sqlalchemy.orm import Session
 
     from app.db import make_engine
     from app.migrate import upgrade_database
+    from app.services.ingestion import Parser, ingest_batch
     from theorem_index.readers import read_paths
 
     upgrade_database(url)

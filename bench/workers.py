@@ -42,15 +42,18 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.services.checks import CheckParams, create_run  # noqa: E402
-from app.services.ingest import ingest_paths  # noqa: E402
-from app.services.lifecycle import plan_run  # noqa: E402
 from sqlalchemy import create_engine, func, select, text  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 
 from app import models  # noqa: E402
 from app.migrate import upgrade_database  # noqa: E402
+from app.services.ingestion import ingest_paths  # noqa: E402
+from app.services.runs import (  # noqa: E402
+    CheckParams,
+    create_run,
+    plan_run,  # noqa: E402
+)
 
 PROOFBRIDGE = Path(sys.executable).with_name("proofbridge")
 SEED_PAGE = ROOT.parent / "shared" / "seeds" / "004_6d8c43833ffb9c10.txt"
@@ -59,7 +62,7 @@ CHUNK_SIZE = 8
 
 CHILD = """
 import json, sys, time
-from app.services.runner import InProcessRunner
+from app.services.runs import InProcessRunner
 runner = InProcessRunner(sys.argv[1])
 runner.warm_up().result()
 start = time.perf_counter()
@@ -317,8 +320,9 @@ def measure_bookkeeping(url: str) -> dict[str, Any]:
     """The task code's own cost per theorem, without checking: a run executed chunk by
     chunk with a check that answers `pass` at once (claim, heartbeats, the result's row,
     its dependencies, the counts). The ceiling of results one process records per second."""
-    from app.services.execution import Limits, execute_chunk
     from sqlalchemy.orm import sessionmaker
+
+    from app.services.runs import Limits, execute_chunk
 
     run_id, chunks, total = _new_run(url, 1)
     engine = create_engine(url)

@@ -51,7 +51,8 @@ def test_show_registered_statement_matching_ingested(show) -> None:
     lines = out.splitlines()
     checker = lines.index(next(line for line in lines if line.startswith("checker: ")))
     assert lines[checker].startswith(
-        "checker: registered (hand-written checker checkers.registered.vit.pdiv_rowLN_beta "
+        "checker: registered (hand-written checker proofbridge_lean4_mlir.registered.vit."
+        "pdiv_rowLN_beta "
         "(version 1); cross-checked against the derived checker)"
     )
     assert lines[checker + 2] == f"  registered for: {BINDERS} : {STATEMENT}"

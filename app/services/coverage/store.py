@@ -42,7 +42,8 @@ VARIABLE = "PROOFBRIDGE_COVERAGE_STORE"
 FORMAT = 1
 _ROOT = Path(__file__).resolve().parents[3]
 _PACKAGES = ("app", "checkers", "theorem_index")
-_VOCABULARY_GROUP = "proofbridge.vocabulary"  # checkers.library.plugins.GROUP
+# the entry point groups of packs: checkers.library.plugins.GROUP, checkers.registry.packs
+_PACK_GROUPS = ("proofbridge.vocabulary", "proofbridge.checkers")
 
 
 @functools.cache
@@ -67,7 +68,16 @@ def _module_stamp(module: str) -> str:
     if not origin or not os.path.exists(origin):
         return f"{module}: not found"
     stat = os.stat(origin)
-    return f"{module}: {origin} {stat.st_size} {stat.st_mtime_ns}"
+    stamp = f"{module}: {origin} {stat.st_size} {stat.st_mtime_ns}"
+    places = spec.submodule_search_locations if spec is not None else None
+    if places:  # a package: every module under it (a pack registers checkers in several)
+        h = hashlib.sha256()
+        for place in places:
+            for path in sorted(Path(place).rglob("*.py")):
+                st = path.stat()
+                h.update(f"{path} {st.st_size} {st.st_mtime_ns}\0".encode())
+        stamp += f" tree {h.hexdigest()[:16]}"
+    return stamp
 
 
 def _outside(module: str) -> bool:
@@ -78,12 +88,14 @@ def code_identity(checker_modules: Iterable[str]) -> str:
     """The code that decides coverage: the project's sources, and the modules outside it."""
     parts = [f"format={FORMAT}", f"sources={_sources_hash()}"]
     parts += [_module_stamp(m) for m in sorted(set(checker_modules)) if _outside(m)]
-    for ep in sorted(metadata.entry_points(group=_VOCABULARY_GROUP), key=lambda e: e.name):
-        module = ep.value.split(":", 1)[0]
-        if not _outside(module):
-            continue
-        version = ep.dist.version if ep.dist is not None else "?"
-        parts.append(f"pack {ep.name}={ep.value} {version} {_module_stamp(module)}")
+    # the installed packs: their vocabulary and their registered checkers decide it too
+    for group in _PACK_GROUPS:
+        for ep in sorted(metadata.entry_points(group=group), key=lambda e: e.name):
+            module = ep.value.split(":", 1)[0]
+            if not _outside(module):
+                continue
+            version = ep.dist.version if ep.dist is not None else "?"
+            parts.append(f"{group} {ep.name}={ep.value} {version} {_module_stamp(module)}")
     return "\n".join(parts)
 
 

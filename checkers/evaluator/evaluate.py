@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from checkers.evaluator.application import Application
+from checkers.evaluator.big_operators import BigOperators
 from checkers.evaluator.forms import Forms, lambda_params
 from checkers.evaluator.operators import Operators
 from checkers.evaluator.patterns import Patterns
@@ -72,7 +73,7 @@ MAX_DEPTH = 150
 MAX_UNFOLDINGS = 10_000
 
 
-class Evaluator(Operators, Forms, Patterns, Application):
+class Evaluator(Operators, Forms, BigOperators, Patterns, Application):
     def __init__(
         self,
         library: Library,

@@ -1,11 +1,9 @@
-"""Binding forms and structures: big operators, quantifiers, `let`, `if`,
-projections, tuples, anonymous constructors, `![..]`, norms.
+"""Binding forms and structures: `let`, `if`, projections, tuples, anonymous
+constructors, `![..]`, lists, `xs[i]`, norms. Big operators and quantifiers are
+in big_operators.py.
 
-`∑ x : Fin n, body` evaluates the body once, on a named axis for x, and sums
-that axis away (a `∑ o, pdiv f x i o * g o` is first offered to the VJP
-rewrite); `∀ k : Fin n, P k` is an `all` over the axis; `if c then a else b`
-selects between two total branches (or evaluates only the branch taken when
-c is a constant).
+`if c then a else b` selects between two total branches (or evaluates only the
+branch taken when c is a constant).
 """
 
 from __future__ import annotations
@@ -15,16 +13,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from checkers.language import arith as A
-from checkers.language.axes import drop_axis_by_sum, expand, union_axes
+from checkers.language.axes import expand, union_axes
 from checkers.language.coercion import coerce, host_constant
 from checkers.language.errors import EvalError, NotSupported, UntypedNumeral
-from checkers.language.measure import note_operands
 from checkers.language.notation import INDEX_NOTATION, field_function
 from checkers.language.types import TFin, TFun, TList, TNat, TProd, Ty, kind_of
 from checkers.language.values import (
     Among,
     Arr,
-    Axis,
     Builtin,
     Ctor,
     Lst,
@@ -34,7 +30,6 @@ from checkers.language.values import (
     Sz,
     Unevaluated,
     as_array,
-    iota,
 )
 from checkers.lazyjax import jnp
 from theorem_index.lean import syntax as S
@@ -43,20 +38,6 @@ if TYPE_CHECKING:
     from checkers.language.host import Env, Host
 
 RANK = {"fin": 1, "nat": 2, "int": 3, "real": 4}
-
-
-def binder_params(binders: tuple[S.Binder, ...]) -> tuple[tuple[str, S.Term | None], ...]:
-    """(name, type) for each bound name of a big operator or quantifier; instance
-    binders carry no value."""
-    out: list[tuple[str, S.Term | None]] = []
-    for b in binders:
-        if b.pattern is not None:
-            raise NotSupported("a pattern binder in a big operator or quantifier")
-        if b.kind == "inst":
-            continue
-        for n in b.names:
-            out.append((n, b.type))
-    return tuple(out)
 
 
 def lambda_params(binders: tuple[S.Binder, ...]) -> tuple[tuple[Any, S.Term | None], ...]:
@@ -74,53 +55,6 @@ def lambda_params(binders: tuple[S.Binder, ...]) -> tuple[tuple[Any, S.Term | No
 
 class Forms:
     """The binding forms and structures of `Evaluator` (a mixin)."""
-
-    def _quant(self: Host, t: S.Quant, env: Env) -> Arr:
-        if t.q in ("∀", "∃") and t.bound is not None and t.bound[0] == "∈":
-            return self._over_list(t, env)
-        if t.q not in ("∀", "∃") or t.bound is not None:
-            raise NotSupported(f"the quantifier {t.q} with a bound")
-        params = binder_params(t.binders)
-        if len(params) > 1:
-            inner = S.Quant(t.q, tuple(S.Binder("plain", (n,), ty) for n, ty in params[1:]), t.body)
-            return self._quant(
-                S.Quant(t.q, (S.Binder("plain", (params[0][0],), params[0][1]),), inner), env
-            )
-        name, ty_term = params[0]
-        ty = self.type_of(ty_term, env) if ty_term is not None else None
-        sz = ty.sz if isinstance(ty, TFin) else None
-        if ty_term is None:
-            sz = self.infer_index_size(name, t.body, env)
-        if sz is None:
-            raise NotSupported(f"a quantifier over a type other than Fin n ({name})")
-        ax = Axis(name, sz.n)
-        body = self._arr(self.eval(t.body, {**env, name: iota(ax, bound=sz)}), t.q)
-        if body.kind != "bool":
-            raise EvalError(f"{t.q} of a non-proposition")
-        if ax not in body.axes:
-            return body
-        k = body.axes.index(ax)
-        d = as_array(body)
-        d = jnp.all(d, axis=k) if t.q == "∀" else jnp.any(d, axis=k)
-        return Arr(d, "bool", tuple(a for a in body.axes if a is not ax))
-
-    def _over_list(self: Host, t: S.Quant, env: Env) -> Arr:
-        """`∀ x ∈ xs, p x` (`∃`) over a list: p at each element, all (any) of them; true
-        (false) for the empty list."""
-        assert t.bound is not None
-        params = binder_params(t.binders)
-        xs = self.eval(t.bound[1], env)
-        if len(params) != 1 or not isinstance(xs, Lst):
-            raise NotSupported(f"the quantifier {t.q} with a bound")
-        name = params[0][0]
-        op = "∧" if t.q == "∀" else "∨"
-        out = Arr(t.q == "∀", "bool")
-        for x in xs.items:
-            held = self._arr(self.eval(t.body, {**env, name: x}), t.q)
-            if held.kind != "bool":
-                raise EvalError(f"{t.q} of a non-proposition")
-            out = A.logic(op, out, held)
-        return out
 
     def _tuple(self: Host, items: list[S.Term], env: Env, expected: Ty | None) -> Pair:
         e1 = expected.fst if isinstance(expected, TProd) else None
@@ -239,123 +173,6 @@ class Forms:
             v.kind, "Nat"
         )
 
-    def bigop_range(
-        self: Host, t: S.BigOp, name: str, ty_term: S.Term | None, env: Env
-    ) -> tuple[Sz, str]:
-        """The size of a big operator's index set and the index kind."""
-        dom = t.domain
-        if dom is not None:
-            h = dom.fn if isinstance(dom, S.App) else dom
-            hname = h.name if isinstance(h, S.Const | S.Ident) else None
-            if hname in ("Finset.range", "range") and isinstance(dom, S.App):
-                return self.dim_of(dom.args[0], env), "nat"
-            if hname not in ("Finset.univ", "univ"):
-                raise NotSupported("a big operator over a finset other than univ or range")
-        if ty_term is None:
-            # as Lean's elaborator settles it: the domain of an array it indexes
-            sz = self.infer_index_size(name, t.body, env)
-            if sz is None:
-                raise NotSupported(f"the type of the summation variable {name} is not written")
-            return sz, "fin"
-        ty = self.type_of(ty_term, env)
-        if not isinstance(ty, TFin) or ty.sz is None:
-            raise NotSupported(f"a big operator over a type other than Fin n ({name})")
-        return ty.sz, "fin"
-
-    def _bigop(self: Host, t: S.BigOp, env: Env, expected: Ty | None) -> Any:
-        params = binder_params(t.binders)
-        if not params:
-            raise NotSupported("a big operator without a bound variable")
-        if len(params) > 1:
-            inner = S.BigOp(
-                t.op,
-                (S.Binder("plain", (params[1][0],), params[1][1]),)
-                + tuple(S.Binder("plain", (n,), ty) for n, ty in params[2:]),
-                None,
-                t.body,
-            )
-            first = S.BigOp(
-                t.op, (S.Binder("plain", (params[0][0],), params[0][1]),), t.domain, inner
-            )
-            return self.eval(first, env, expected)
-        name, ty_term = params[0]
-        if t.domain is None and ty_term is not None:
-            ty = self.type_of(ty_term, env)
-            if isinstance(ty, TProd):
-                return self._bigop_pair(t, name, ty, env, expected)
-        if t.domain is not None and not _range_or_univ(t.domain):
-            return self._bigop_finset(t, name, ty_term, env, expected)
-        sz, kind = self.bigop_range(t, name, ty_term, env)
-        if t.op == "∑":
-            from checkers.evaluator.derivatives import try_contraction
-            from checkers.language.contraction import try_product_sum
-
-            r = try_contraction(self, name, sz, t.body, env)
-            if r is None:
-                r = try_product_sum(self, name, sz, t.body, env)
-            if r is not None:
-                return r
-        elif t.op != "∏":
-            raise NotSupported(f"the big operator {t.op}")
-        ax = Axis(name, sz.n)
-        v = iota(ax, kind=kind, bound=sz if kind == "fin" else None)
-        if kind == "nat":
-            v = v.with_(bound=None)
-        body = self._arr(self.eval(t.body, {**env, name: v}, expected), t.op)
-        if body.kind == "bool":
-            raise EvalError(f"{t.op} of propositions")
-        if t.op == "∑" and body.kind == "real":
-            note_operands(self.ctx, as_array(body))
-        r = drop_axis_by_sum(body, ax, prod=t.op == "∏")
-        if r.kind == "fin" and r.bound is not None and r.bound.n:
-            r = r.with_(data=jnp.mod(as_array(r), r.bound.n))
-        return r
-
-    def _bigop_finset(
-        self: Host, t: S.BigOp, name: str, ty_term: S.Term | None, env: Env, expected: Ty | None
-    ) -> Any:
-        """`∑ x ∈ s, body` over a finset value (`Finset.Icc a b`, `s.filter p`; finsets.py)."""
-        from checkers.evaluator.finsets import FinsetValue, big_operator
-
-        if t.op not in ("∑", "∏"):
-            raise NotSupported(f"the big operator {t.op}")
-        s = self.eval(t.domain, env) if t.domain is not None else None
-        if not isinstance(s, FinsetValue):
-            raise NotSupported("a big operator over a finset that is not evaluated")
-        ty = self.type_of(ty_term, env) if ty_term is not None else None
-        sz = ty.sz if isinstance(ty, TFin) else None
-        if sz is None and s.values is None:  # univ: the index's size from its uses
-            sz = self.infer_index_size(name, t.body, env)
-
-        def body(x: Arr) -> Any:
-            v = self._arr(self.eval(t.body, {**env, name: x}, expected), t.op)
-            if t.op == "∑" and v.kind == "real":
-                note_operands(self.ctx, as_array(v))
-            return v
-
-        return big_operator(self, s, name, body, t.op == "∏", sz, expected)
-
-    def _bigop_pair(
-        self: Host, t: S.BigOp, name: str, ty: TProd, env: Env, expected: Ty | None
-    ) -> Any:
-        """A big operator over `Fin m × Fin n`: one named axis per component."""
-        if not (isinstance(ty.fst, TFin) and isinstance(ty.snd, TFin)):
-            raise NotSupported(f"a big operator over a product of types other than Fin ({name})")
-        if ty.fst.sz is None or ty.snd.sz is None:
-            raise NotSupported(f"a big operator over a product of unknown sizes ({name})")
-        a1, a2 = Axis(name + ".1", ty.fst.sz.n), Axis(name + ".2", ty.snd.sz.n)
-        pair = Pair(iota(a1, bound=ty.fst.sz), iota(a2, bound=ty.snd.sz))
-        body = self._arr(self.eval(t.body, {**env, name: pair}, expected), t.op)
-        if t.op not in ("∑", "∏") or body.kind == "bool":
-            raise NotSupported(f"the big operator {t.op} of a {body.describe()}")
-        prod = t.op == "∏"
-        if not prod and body.kind == "real":
-            note_operands(self.ctx, as_array(body))
-        r = drop_axis_by_sum(drop_axis_by_sum(body, a1, prod=prod), a2, prod=prod)
-        if r.kind == "fin" and r.bound is not None and r.bound.n:
-            r = r.with_(data=jnp.mod(as_array(r), r.bound.n))
-        return r
-
     def _let(self: Host, t: S.Let, env: Env, expected: Ty | None) -> Any:
         if t.pattern is not None:
             env2 = dict(env)
@@ -384,16 +201,6 @@ class Forms:
             sz = expected.sz if isinstance(expected, TFin) else None
             a, b = (coerce(x, ek or "real", self.ctx, sz) for x in (a, b))
         return A.select(c, a, b, self.ctx)
-
-
-def _range_or_univ(dom: S.Term) -> bool:
-    """Whether a big operator's domain is `Finset.range n` or `Finset.univ`, whose index
-    the rewrites of contractions and products know (bigop_range)."""
-    h = dom.fn if isinstance(dom, S.App) else dom
-    name = h.name if isinstance(h, S.Const | S.Ident) else None
-    return name in ("Finset.univ", "univ") or (
-        name in ("Finset.range", "range") and isinstance(dom, S.App)
-    )
 
 
 def stack(vals: list[Arr], kind: str, ctx: Any) -> Arr:

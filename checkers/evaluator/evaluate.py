@@ -10,8 +10,9 @@ coercion `↑x` takes that type.
 
 This module dispatches on the term's form and resolves names and constants; applying
 a value to arguments and building functions from `fun` terms is application.py, the
-arithmetic operators operators.py, the binding forms and structures forms.py, the
-patterns patterns.py (mixins of `Evaluator`, which host.py describes to each other).
+arithmetic operators operators.py, structures, `let` and `if` forms.py, quantifiers and
+big operators big_operators.py, the patterns patterns.py (mixins of `Evaluator`, which
+host.py describes to each other).
 """
 
 from __future__ import annotations

@@ -28,6 +28,7 @@ from importlib import metadata
 from typing import Any
 
 from checkers.language.values import Builtin
+from checkers.registry.packs import distribution, installed
 
 __all__ = ["GROUP", "Library", "Pack", "VocabularyError", "build_library", "load_packs"]
 
@@ -69,13 +70,8 @@ class Library:
     packs: tuple[Pack, ...]
 
 
-def _distribution(ep: metadata.EntryPoint) -> str:
-    dist = getattr(ep, "dist", None)
-    return dist.name if dist is not None else "(unknown distribution)"
-
-
 def _load(ep: metadata.EntryPoint) -> Pack:
-    dist = _distribution(ep)
+    dist = distribution(ep)
     where = f"entry point {ep.name!r} ({ep.value}) of the distribution {dist}"
     try:
         obj: Any = ep.load()
@@ -98,10 +94,7 @@ def _load(ep: metadata.EntryPoint) -> Pack:
 def load_packs(group: str = GROUP) -> tuple[Pack, ...]:
     """Every installed pack of `group`, by distribution and entry point name (an
     entry point declared twice, as an editable install and its source tree can, once)."""
-    seen: dict[tuple[str, str, str], metadata.EntryPoint] = {}
-    for ep in metadata.entry_points(group=group):
-        seen.setdefault((_distribution(ep), ep.name, ep.value), ep)
-    return tuple(_load(seen[k]) for k in sorted(seen))
+    return tuple(_load(ep) for ep in installed(group))
 
 
 def build_library(base: Iterable[Builtin], packs: Iterable[Pack]) -> Library:

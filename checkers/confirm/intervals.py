@@ -220,10 +220,22 @@ def contains_zero(x: Interval) -> bool:
 
 
 def maximum(a: Interval, b: Interval) -> Interval:
+    """The larger of two quantities: that quantity itself (the same object) where one is
+    certainly at least the other, so that comparing it with the maximum again is decided
+    (a softmax's `x == max x`, the derivative of a maximum); else a new quantity."""
+    if mpf_cmp(a.lo, b.hi) >= 0:
+        return a
+    if mpf_cmp(b.lo, a.hi) >= 0:
+        return b
     return Interval(_max(a.lo, b.lo), _max(a.hi, b.hi))
 
 
 def minimum(a: Interval, b: Interval) -> Interval:
+    """The smaller of two quantities: as `maximum`."""
+    if mpf_cmp(a.hi, b.lo) <= 0:
+        return a
+    if mpf_cmp(b.hi, a.lo) <= 0:
+        return b
     return Interval(_min(a.lo, b.lo), _min(a.hi, b.hi))
 
 
@@ -256,7 +268,10 @@ def sign(x: Interval) -> Interval:
 
 
 def less(a: Interval, b: Interval, strict: bool) -> bool | None:
-    """a < b (strict) or a ≤ b, for every pair of values the intervals hold."""
+    """a < b (strict) or a ≤ b, for every pair of values the intervals hold (one
+    quantity, the same object, is equal to itself)."""
+    if a is b:
+        return not strict
     if (mpf_cmp(a.hi, b.lo) < 0) if strict else (mpf_cmp(a.hi, b.lo) <= 0):
         return True
     if (mpf_cmp(a.lo, b.hi) >= 0) if strict else (mpf_cmp(a.lo, b.hi) > 0):
@@ -265,6 +280,10 @@ def less(a: Interval, b: Interval, strict: bool) -> bool | None:
 
 
 def equal(a: Interval, b: Interval) -> bool | None:
+    """a = b for every pair of values the intervals hold: one quantity (the same object)
+    equals itself however wide its interval."""
+    if a is b:
+        return True
     if a.is_point and b.is_point and a.lo == b.lo:
         return True
     if mpf_cmp(a.hi, b.lo) < 0 or mpf_cmp(b.hi, a.lo) < 0:

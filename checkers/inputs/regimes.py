@@ -25,6 +25,14 @@ sampling.py), some trials are:
   whose error is linear in one input and its bound quadratic (`(∑ k, v k * z k) ^ 1
   ≤ 2 * ∑ k, t k * z k ^ 2`), or whose perturbation `e` must be small beside `u`,
   fails only there. Inputs with bounds keep their draw, so the bounds still hold.
+- *antithetic* (`ANTITHETIC`): at an extreme scale (1e-3, 1e3) and in the second
+  lopsided trial at scale 1, every real input drawn from a distribution symmetric about
+  0, without bounds or sign constraint, is the negation of its draw in an earlier trial
+  of the cycle at the same scale (13 of 5, 15 of 7, 10 of 1). Far from unit scale the
+  term of highest or lowest degree decides a difference, and an odd-degree term's sign is
+  the sign of a linear form of the inputs (`(∑ k, v k * z k) ^ 3 ≤ 2 * ∑ k, t k * z k ^ 2`
+  fails at scale 1e3 only where `∑ k, v k * z k > 0`): with both signs drawn, one of the
+  pair has it, where two independent draws miss it one time in four.
 
 The rest are drawn as before. Every choice is a function of the draw key, the input's
 name and the trial number, so a trial drawn alone is the same as in its batch.
@@ -45,6 +53,7 @@ NEAR = frozenset({2, 3, 9, 12, 14})  # at scales 1, 1, 1, 1, 10 (sampling.STRESS
 TIGHT = frozenset({2, 4, 11, 12, 13})  # at scales 1, 1, 1, 1, 1e-3
 BOUNDARY = frozenset({8, 15})  # at scales 1, 1e3
 LOPSIDED = frozenset({1, 6, 10})  # at scales 1, 10, 1
+ANTITHETIC = {10: 1, 13: 5, 15: 7}  # trial → the earlier trial it negates (same scale)
 LOPSIDED_FACTOR = 2.0**-12
 NEAR_STEP = 2.0**-20
 _SHARE = 3  # one entry in _SHARE takes a boundary value
@@ -75,6 +84,18 @@ def regimes(trials: np.ndarray, dtype: str) -> Regimes:
         no = np.zeros(t.shape, dtype=bool)
         return Regimes(no, no, no, no)
     return Regimes(*_TABLE[:, t])
+
+
+def antithetic_sources(trials: np.ndarray, dtype: str) -> tuple[np.ndarray, np.ndarray]:
+    """(source, sign) per trial: the trial number whose draw a symmetric input takes, and
+    -1 where it takes that draw's negation (an antithetic trial), else (trial, 1)."""
+    t = np.asarray(trials, dtype=np.int64)
+    if dtype != "float64":
+        return t, np.ones(t.shape)
+    src = t.copy()
+    for trial, earlier in ANTITHETIC.items():
+        src = np.where(t % REGIME_CYCLE == trial, t - trial + earlier, src)
+    return src, np.where(src == t, 1.0, -1.0)
 
 
 def lopsided_candidates(specs: Mapping[str, InputSpec], stressed: frozenset[str]) -> frozenset[str]:

@@ -36,7 +36,7 @@ inputs they read drawn first.
 
 Regimes. Some trials, by trial number, draw inputs where a false statement
 often fails: close together, on a hypothesis's edge, at 0 and ±1, one input tiny beside
-the others (regimes.py).
+the others, the negation of an earlier trial's draw at the same extreme scale (regimes.py).
 The rest are drawn as above.
 """
 
@@ -53,6 +53,7 @@ from checkers.inputs.dims import DimsError as DimsError
 from checkers.inputs.dims import _draw_dims as _draw_dims
 from checkers.inputs.dims import draw_dims as draw_dims
 from checkers.inputs.regimes import (
+    antithetic_sources,
     lopsided_candidates,
     lopsided_scales,
     near_values,
@@ -72,25 +73,28 @@ class Sampler:
     name: str
     draw: Sample
     stress: bool  # whether the trial's stress scale applies
+    symmetric: bool = False  # whether -x is as likely as x (antithetic trials negate it)
 
 
 SAMPLERS: dict[str, Sampler] = {}
 
 
-def _sampler(name: str, *, stress: bool = True) -> Callable[[Sample], Sample]:
+def _sampler(
+    name: str, *, stress: bool = True, symmetric: bool = False
+) -> Callable[[Sample], Sample]:
     def register(draw: Sample) -> Sample:
-        SAMPLERS[name] = Sampler(name, draw, stress)
+        SAMPLERS[name] = Sampler(name, draw, stress, symmetric)
         return draw
 
     return register
 
 
-@_sampler("normal")
+@_sampler("normal", symmetric=True)
 def normal(stream: Stream, shape: tuple[int, ...]) -> np.ndarray:
     return stream.standard_normal(shape)
 
 
-@_sampler("uniform")
+@_sampler("uniform", symmetric=True)
 def uniform(stream: Stream, shape: tuple[int, ...]) -> np.ndarray:
     return stream.uniform(-1.0, 1.0, shape)
 
@@ -117,7 +121,7 @@ def roundoff(stream: Stream, shape: tuple[int, ...]) -> np.ndarray:
     return np.exp2(-stream.uniform(1.0, 30.0, shape))
 
 
-@_sampler("small_int", stress=False)
+@_sampler("small_int", stress=False, symmetric=True)
 def small_int(stream: Stream, shape: tuple[int, ...]) -> np.ndarray:
     return stream.integers(-3, 4, shape).astype(np.float64)
 
@@ -294,6 +298,8 @@ def sample_batch(
     if plain is not None:
         edge = edge & ~np.asarray(plain, dtype=bool)
     partner = partners(specs) if near.any() else {}
+    source, sign = antithetic_sources(t, dtype)
+    flipped = bool((sign < 0).any())
     lopsided: frozenset[str] = frozenset()
     if regime.lopsided.any():
         stressed = frozenset(
@@ -308,7 +314,12 @@ def sample_batch(
         if name in lopsided:
             pick = Stream(input_key(base, f"{name}#lopsided"), t)
             s = lopsided_scales(scales, pick, regime.lopsided, len(lopsided) == 1)
-        values[name] = sample_input(spec, Stream(input_key(base, name), t), s, values, tight)
+        if flipped and _antithetic(spec):
+            # the negation of the source trial's draw, at this trial's own scale
+            z = sample_input(spec, Stream(input_key(base, name), source), s, values, tight)
+            values[name] = z * sign.reshape(sign.shape + (1,) * (z.ndim - 1))
+        else:
+            values[name] = sample_input(spec, Stream(input_key(base, name), t), s, values, tight)
         if edge.any() and not spec.bounds and spec.kind in (REAL, NAT, INT):
             # drawn for the boundary trials alone: a trial's draws do not depend on its batch
             stream = Stream(input_key(base, f"{name}#edge"), t[edge])
@@ -322,6 +333,19 @@ def sample_batch(
             x = near_values(values[name], values[other], near)
             values[name] = apply_constraint(x, spec.constraint)
     return {name: values[name] for name in specs}
+
+
+def _antithetic(spec: InputSpec) -> bool:
+    """Whether an antithetic trial negates this input's draw: a real drawn from a symmetric
+    distribution, with no bounds or sign constraint for the negation to break."""
+    sampler = SAMPLERS.get(spec.distribution)
+    return (
+        spec.kind == REAL
+        and sampler is not None
+        and sampler.symmetric
+        and not spec.bounds
+        and spec.constraint in (None, "nonzero")
+    )
 
 
 def _stressed(distribution: str) -> bool:

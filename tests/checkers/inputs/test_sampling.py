@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from checkers.core import Bound, DimConstraint, InputSpec
-from checkers.inputs.regimes import LOPSIDED_FACTOR, regimes
+from checkers.inputs.regimes import ANTITHETIC, LOPSIDED_FACTOR, antithetic_sources, regimes
 from checkers.inputs.sampling import (
     SAMPLERS,
     DimsError,
@@ -122,11 +122,13 @@ def test_sample_trial_reproducible_per_trial():
 @pytest.mark.parametrize("trial", [0, 7, 2**32 - 1, 2**32 + 5])
 def test_trial_values_follow_documented_stream(trial):
     # input `name` of trial t is drawn from Stream(input_key(draw key, name), [t]) at the
-    # trial's stress scale; in a boundary trial (regimes.py) some entries are then 0, ±1
-    # or ±2^-20 of the scale, the others as drawn
+    # trial's stress scale (an antithetic trial: the negation of its source trial's draw);
+    # in a boundary trial (regimes.py) some entries are then 0, ±1 or ±2^-20 of the scale,
+    # the others as drawn
     base = draw_key("Proofs.t", 3, {"n": 4})
     got = sample_trial({"γ": InputSpec.real((6,))}, fin_plan({}, 64), base, trial)["γ"]
-    expected = Stream(input_key(base, "γ"), [trial]).standard_normal((6,))[0]
+    source, sign = antithetic_sources(np.array([trial]), "float64")
+    expected = sign[0] * Stream(input_key(base, "γ"), source).standard_normal((6,))[0]
     scale = stress_scale(trial, "float64")
     if not regimes(np.array([trial]), "float64").boundary[0]:
         np.testing.assert_array_equal(got, expected * scale)
@@ -200,6 +202,16 @@ def test_sample_input_index_map_in_range():
     assert set(np.unique(m)) == {0, 1, 2, 3}
 
 
+def _unscaled(spec: InputSpec, base: tuple[int, ...], name: str, trials: np.ndarray) -> np.ndarray:
+    """An input's draw at scale 1 in each trial, as sampling.py draws it: in an antithetic
+    trial a symmetric, unconstrained input is its source trial's draw negated."""
+    source, sign = antithetic_sources(trials, "float64")
+    if spec.constraint is not None or spec.bounds:
+        source, sign = trials, np.ones(len(trials))
+    z = sample_input(spec, Stream(input_key(base, name), source))
+    return z * sign.reshape(sign.shape + (1,) * (z.ndim - 1))
+
+
 @pytest.mark.parametrize("size", [3, 4])
 def test_stress_every_enumerated_tuple_meets_every_scale(size: int) -> None:
     spec = InputSpec.real()
@@ -207,7 +219,7 @@ def test_stress_every_enumerated_tuple_meets_every_scale(size: int) -> None:
     plan = fin_plan(specs, 64)
     base = draw_key("Proofs.t", 0, {})
     batch = sample_batch(specs, plan, base, range(64))
-    unscaled = sample_input(spec, Stream(input_key(base, "x"), range(64)))
+    unscaled = _unscaled(spec, base, "x", np.arange(64))
     regime = regimes(np.arange(64), "float64")
     scales: dict[int, set[float]] = {}
     for t in range(64):
@@ -247,7 +259,7 @@ def test_lopsided_trials_draw_some_inputs_tiny_beside_the_others() -> None:
     scales = stress_scales(trials, "float64")
     plain = ~regime.boundary & ~regime.near & ~regime.tight
     for name in ("u", "e", "b"):
-        unscaled = sample_input(specs[name], Stream(input_key(base, name), trials))
+        unscaled = _unscaled(specs[name], base, name, trials)
         ratio = np.abs(batch[name][:, ...] / unscaled).reshape(len(trials), -1)[:, 0] / scales
         keep = plain & ~regime.lopsided
         assert np.allclose(ratio[keep], 1.0)
@@ -261,7 +273,7 @@ def test_lopsided_trials_draw_some_inputs_tiny_beside_the_others() -> None:
     # the only candidate of a statement is tiny in every lopsided trial
     alone = {"z": InputSpec.real((4,))}
     one = sample_batch(alone, fin_plan(alone, 256), base, trials)
-    z = sample_input(alone["z"], Stream(input_key(base, "z"), trials))
+    z = _unscaled(alone["z"], base, "z", trials)
     ratio = np.abs(one["z"] / z)[:, 0] / scales
     assert np.allclose(ratio[regime.lopsided & plain], LOPSIDED_FACTOR)
 
@@ -371,3 +383,32 @@ def test_draw_dims_answers_again_with_dictionaries_of_its_own():
     assert _draw_dims.cache_info().hits == hits + 1
     assert again[0]["N"] != 99 and again == draw_dims("Proofs.kept", 4, ("N", "D"), fixed={"K": 2})
     assert again[0] is not first[0]
+
+
+def test_antithetic_trials_negate_their_source_at_the_same_scale() -> None:
+    """At the extreme scales and in the second lopsided trial, a symmetric input without bounds
+    or sign constraint is its source trial's draw negated: both signs of every linear form
+    are drawn there (`(v·z)^3 ≤ 2 ∑ t z²` fails at scale 1e3 only where v·z > 0)."""
+    specs = {"z": InputSpec.real((8,)), "p": InputSpec.real((8,), constraint="positive")}
+    trials = np.arange(64)
+    batch = sample_batch(specs, fin_plan(specs, 64), draw_key("Proofs.t", 0, {}), trials)
+    boundary = regimes(trials, "float64").boundary
+    pairs = [(t + 16 * k, s + 16 * k) for t, s in ANTITHETIC.items() for k in range(4)]
+    for t, s in pairs:
+        assert stress_scale(t, "float64") == stress_scale(s, "float64")
+        # negated, at the same scale but for the lopsided pair, where each trial draws the
+        # input tiny (2^-12 of the scale) or not on its own
+        kept = np.ones(8, bool)
+        if boundary[t] or boundary[s]:  # boundary values replace some entries
+            kept = ~np.isin(batch["z"][t], [0.0, 1.0, -1.0]) & (np.abs(batch["z"][t]) > 1e-3)
+        ratio = batch["z"][t][kept] / batch["z"][s][kept]
+        assert np.allclose(ratio, ratio[0]) and ratio[0] < 0
+        assert np.isclose(abs(ratio[0]), 1.0) or (t % 16 == 10)
+        assert (batch["p"][t] > 0).all() and not np.array_equal(batch["p"][t], batch["p"][s])
+    # every other trial draws its own values
+    sources = {s for _, s in pairs} | {t for t, _ in pairs}
+    rest = [t for t in range(64) if t not in sources]
+    assert len({float(batch["z"][t][0]) for t in rest}) == len(rest)
+    # the low-precision modes draw no antithetic trial
+    low = sample_batch(specs, fin_plan(specs, 64), draw_key("Proofs.t", 0, {}), trials, "float32")
+    assert not np.array_equal(low["z"][15], -low["z"][7])

@@ -273,7 +273,11 @@ def _results(out: Path, label: str) -> list[dict[str, Any]]:
 
 
 def _vacuous_share(r: dict[str, Any]) -> float:
-    total = (r.get("trials") or 0) * max(1, len(r.get("draws") or [None]))
+    """The share of the trials drawn whose hypotheses failed (vacuous ones are replaced by
+    fresh trials, so a draw may have drawn more than the trials asked for)."""
+    per_draw = ((r.get("stats") or {}).get("per_draw")) or []
+    drawn = sum(int(d.get("trials") or 0) + int(d.get("unstable_trials") or 0) for d in per_draw)
+    total = drawn or (r.get("trials") or 0) * max(1, len(r.get("draws") or [None]))
     return (r.get("vacuous_trials") or 0) / total if total else 0.0
 
 

@@ -181,7 +181,7 @@ def _examine(
     start: float,
 ) -> None:
     """`settle`'s rounds: examine, leave out, replace (updates `out`)."""
-    following = session.trials
+    following = int(out.rows.numbers.max()) + 1 if len(out.rows) else session.trials
     for _round in range(ROUNDS + 1):
         dropped: list[int] = []
         for k in order:
@@ -210,7 +210,7 @@ def _examine(
             out.rows = out.rows.keep(mask)
         if out.confirmed is not None or out.unconfirmed or not dropped or _round == ROUNDS:
             break
-        fresh, rescaled = _replacements(session, specs, dims, progs, following, len(dropped), size)
+        fresh, rescaled = replacements(session, specs, dims, progs, following, len(dropped), size)
         following += len(dropped)
         out.rescaled += rescaled
         before = len(out.rows)
@@ -219,7 +219,7 @@ def _examine(
         order = [k for k in order if k >= before]  # only the fresh trials are new
 
 
-def _replacements(
+def replacements(
     session: Any,
     specs: Mapping[str, Any],
     dims: Mapping[str, int],

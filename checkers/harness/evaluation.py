@@ -24,6 +24,7 @@ from checkers.harness.batches import Batches, round_to
 from checkers.harness.confirming import Rows, closed_decision, settle
 from checkers.harness.interpreted import trace_trial
 from checkers.harness.programs import batch_size
+from checkers.harness.refill import refill
 from checkers.harness.reporting import explain, format_dims
 from checkers.harness.shrink import Failure
 from checkers.harness.verdict import representable
@@ -39,6 +40,7 @@ class DrawOutcome:
     vacuous: str | None = None
     vacuous_trials: int = 0  # trials where the checker's per-trial hypotheses failed
     rescaled_trials: int = 0  # trials drawn again at scale 1: not finite at their stress scale
+    refilled_trials: int = 0  # fresh trials drawn for vacuous ones (refill.py)
     premise_failed: bool = False  # vacuous: those hypotheses held in none of the trials
     max_abs: float = 0.0
     max_rel: float = 0.0
@@ -77,6 +79,7 @@ class DrawOutcome:
             "sample_s": round(self.sample_s, 6),
             **({"vacuous_trials": self.vacuous_trials} if self.vacuous_trials else {}),
             **({"rescaled_trials": self.rescaled_trials} if self.rescaled_trials else {}),
+            **({"refilled_trials": self.refilled_trials} if self.refilled_trials else {}),
             **({"tied_trials": self.tied_trials} if self.tied_trials else {}),
             **({"undecided_trials": self.undecided_trials} if self.undecided_trials else {}),
             **({"unstable_trials": self.unstable_trials} if self.unstable_trials else {}),
@@ -217,9 +220,12 @@ class Session(Batches):
                 draw.premise_failed = True
                 return draw
         joined = {k: np.concatenate([b[k] for b in inputs]) for k in inputs[0]}
-        settled = settle(
-            self, specs, dims, progs, Rows(outs, joined, holds, np.arange(self.trials)), size
-        )
+        rows = Rows(outs, joined, holds, np.arange(self.trials))
+        if holds is not None and not holds.all():
+            rows, redrawn = refill(self, specs, dims, progs, rows, size)
+            draw.refilled_trials = len(rows) - self.trials
+            draw.rescaled_trials += redrawn
+        settled = settle(self, specs, dims, progs, rows, size)
         rows, outs = settled.rows, settled.rows.outs
         self._judge(draw, dims, rows, settled)
         for k in ("compile_s", "load_s", "compile_wait_s", "run_s", "sample_s"):

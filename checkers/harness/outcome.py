@@ -260,11 +260,12 @@ def conclude(
 
 def _pass_notes(live: Sequence[DrawOutcome], trials: int) -> str:
     return pass_notes(
-        trials * len(live),
+        sum(r.evaluated for r in live),
         vacuous=sum(r.vacuous_trials for r in live),
         undecided=sum(r.undecided_trials for r in live),
         tied=sum(r.tied_trials for r in live),
         unstable=sum(r.unstable_trials for r in live),
+        wanted=trials * len(live),
     )
 
 

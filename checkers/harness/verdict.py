@@ -121,20 +121,33 @@ def _somewhere(c: Comparison) -> Comparison:
     )
 
 
-def pass_notes(total: int, vacuous: int, undecided: int, tied: int, unstable: int = 0) -> str:
+def pass_notes(
+    total: int,
+    vacuous: int,
+    undecided: int,
+    tied: int,
+    unstable: int = 0,
+    *,
+    wanted: int | None = None,
+) -> str:
     """What makes a pass weaker than it looks, as '; '-led clauses of its reason.
 
-    `tied` counts every tied trial, the undecided ones among them; `unstable` the
-    trials left out and replaced (they failed in float64, not exactly).
+    `total` counts every trial drawn (vacuous ones were replaced by fresh trials where
+    some held: refill.py), `wanted` the trials asked for (`total` when None); `tied`
+    counts every tied trial, the undecided ones among them; `unstable` the trials left
+    out and replaced (they failed in float64, not exactly). A pass is weak when under
+    three quarters of the trials asked for decided the statement.
     """
+    wanted = total if wanted is None else wanted
     notes = []
     if vacuous:
-        notes.append(f"{vacuous} of {total} trials vacuous (a hypothesis failed)")
+        refilled = "; fresh trials drawn in their place" if total > wanted else ""
+        notes.append(f"{vacuous} of {total} trials vacuous (a hypothesis failed{refilled})")
     if undecided:
         notes.append(
             f"{undecided} of {total} trials undecided (the sides tie after a value underflowed)"
         )
-    if notes and 4 * (vacuous + undecided) > total:  # over a quarter of the trials say nothing
+    if notes and 4 * (total - vacuous - undecided) < 3 * wanted:  # too few trials say anything
         notes[0] = "weak: " + notes[0]
     if tied - undecided:
         notes.append(

@@ -138,14 +138,14 @@ def test_unstable_trials_summed_over_clauses() -> None:
 def test_replacement_trials_replay_bit_for_bit() -> None:
     # a trial drawn in place of an unstable one is evaluated in its own fixed batch, so that
     # trial_values (repro) gives exactly its values
-    from checkers.harness.confirming import _replacements
+    from checkers.harness.confirming import replacements
 
     checker = derive("Proofs.t", _env(LOG_RPOW))
     session = Session(checker, 20, 0, "float64", tolerance_for("float64", None))
     specs = session.specs({})
     progs = session.programs({}, specs)
     size = progs[0].batch
-    rows, _ = _replacements(session, specs, {}, progs, 20, 2 * size, size)
+    rows, _ = replacements(session, specs, {}, progs, 20, 2 * size, size)
     assert list(rows.numbers) == list(range(20, 20 + 2 * size))
     for k, trial in enumerate(rows.numbers):
         inputs, outs = session.trial_values({}, int(trial))

@@ -1,0 +1,55 @@
+"""Vacuous trials replaced: a check's trials are evidence where its hypotheses held.
+
+A trial whose hypotheses fail (`hε : 0 < ε` drawn negative, `|xt - x| ≤ ea` where the
+draws are far apart) says nothing about the statement: it holds vacuously. Where many
+do (`sdpaBackV_close`: 47 of 64), a check of 16 trials rests on a handful, and a false
+statement that fails in one trial of twenty is passed. So a draw in which some trials
+were vacuous, and not all, draws fresh ones (numbered after the last, from the seed like
+any other, each evaluated in its fixed batch, so `repro` reproduces it) until as many
+trials held as were asked for, or `FACTOR` times as many trials were drawn: at a hold
+rate p, about `1 / p` times the trials. The vacuous ones stay in the draw's rows and its
+count (`vacuous_trials`, out of every trial drawn), so the result still says how often
+the hypotheses failed. A draw whose every trial was vacuous is not refilled: its
+hypotheses may hold nowhere at those dims, and the check says so (evaluation.py).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from checkers.harness.confirming import Rows, replacements
+
+FACTOR = 4  # trials drawn per draw at most, as a multiple of the trials asked for
+ROUNDS = 3  # rounds of fresh trials at most
+
+
+def refill(
+    session: Any,
+    specs: Mapping[str, Any],
+    dims: Mapping[str, int],
+    progs: Any,
+    rows: Rows,
+    size: int,
+) -> tuple[Rows, int]:
+    """`rows` with fresh trials added until `session.trials` of them held (see the module),
+    and how many of the fresh ones were re-drawn at a smaller scale."""
+    wanted = session.trials
+    cap = FACTOR * wanted
+    rescaled = 0
+    for _round in range(ROUNDS):
+        assert rows.held is not None
+        held = int(np.count_nonzero(rows.held))
+        if held == 0 or held >= wanted or len(rows) >= cap:
+            break
+        rate = held / len(rows)
+        count = min(cap - len(rows), math.ceil((wanted - held) / rate))
+        fresh, redo = replacements(
+            session, specs, dims, progs, int(rows.numbers.max()) + 1, count, size
+        )
+        rescaled += redo
+        rows = rows.extend(fresh)
+    return rows, rescaled

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import re
 import sys
 import time
 from collections import Counter
@@ -99,6 +100,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--trials", type=int, default=16)
     ap.add_argument("--every", type=int, default=1, help="only every N-th theorem by name")
     ap.add_argument("--per-theorem", type=int, default=6, help="mutants per theorem at most")
+    ap.add_argument(
+        "--only",
+        metavar="REGEX",
+        help="of the theorems `--every` picks, only those whose name matches (re.search)",
+    )
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--target", type=float, default=0.9)
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "mutation")
@@ -109,6 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     env = _environment(args.tree)
     names = sorted(d.name for d in env.theorems())[:: args.every]
+    if args.only:
+        names = [n for n in names if re.search(args.only, n)]
     jobs = [(n, args.trials, args.per_theorem) for n in names]
     ctx = multiprocessing.get_context("spawn")
     args.out.mkdir(parents=True, exist_ok=True)
@@ -140,6 +148,7 @@ def main(argv: list[str] | None = None) -> int:
         "tree": str(args.tree),
         "theorems": len(names),
         "every": args.every,
+        "only": args.only,
         "trials": args.trials,
         "per_theorem": args.per_theorem,
         "originals": dict(Counter(r["original"] for r in rows)),

@@ -223,7 +223,7 @@ def maximum(a: Interval, b: Interval) -> Interval:
     """The larger of two quantities: that quantity itself (the same object) where one is
     certainly at least the other, so that comparing it with the maximum again is decided
     (a softmax's `x == max x`, the derivative of a maximum); else a new quantity."""
-    if mpf_cmp(a.lo, b.hi) >= 0:
+    if a is b or mpf_cmp(a.lo, b.hi) >= 0:
         return a
     if mpf_cmp(b.lo, a.hi) >= 0:
         return b
@@ -232,7 +232,7 @@ def maximum(a: Interval, b: Interval) -> Interval:
 
 def minimum(a: Interval, b: Interval) -> Interval:
     """The smaller of two quantities: as `maximum`."""
-    if mpf_cmp(a.hi, b.lo) <= 0:
+    if a is b or mpf_cmp(a.hi, b.lo) <= 0:
         return a
     if mpf_cmp(b.hi, a.lo) <= 0:
         return b

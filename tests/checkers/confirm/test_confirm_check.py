@@ -35,6 +35,21 @@ def env() -> Environment:
     def erf_off(dims, dtype):
         return lambda v: (jnp.sum(jax.lax.erf(v["x"])), jnp.sum(jax.lax.erf(v["x"]) + 1))
 
+    # the derivative of a maximum of e^x is e^x at the argmax and 0 elsewhere: its two
+    # entries differ (false), and sum to the maximum (true); its program compares e^x, a
+    # computed quantity (no exact point), with its maximum, as a softmax's derivative does
+    # with its scores
+    def max_grad(v):
+        return jax.grad(lambda y: jnp.max(jnp.exp(y)))(v["x"])
+
+    @registry.register("Test.max_grad_off", dims=(), inputs={"x": real(2)})
+    def max_grad_off(dims, dtype):
+        return lambda v: (max_grad(v)[0], max_grad(v)[1])
+
+    @registry.register("Test.max_grad_sum", dims=(), inputs={"x": real(2)})
+    def max_grad_sum(dims, dtype):
+        return lambda v: (jnp.sum(max_grad(v)), jnp.max(jnp.exp(v["x"])))
+
     return Environment.from_declarations([], registry=registry, derive=None)
 
 
@@ -68,3 +83,15 @@ def test_mpmath_is_imported_only_on_a_failure() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert out.stdout.split() == ["pass", "False", "pass", "True", "True"], out.stderr
+
+
+def test_a_comparison_with_the_maximum_is_decided_exactly(env) -> None:
+    # the interval of `max x` is the larger entry itself where it certainly is the larger, so
+    # `x == max x` is decided: the false statement's every failing trial is confirmed (it
+    # was undecided, left out as unstable, and the check ended without a fail)
+    false = check("Test.max_grad_off", env, trials=16)
+    assert false.status == "fail", false.reason
+    assert "the counterexample is confirmed exactly" in false.reason
+    assert false.unstable_trials == 0
+    true = check("Test.max_grad_sum", env, trials=16)
+    assert true.status == "pass", true.reason

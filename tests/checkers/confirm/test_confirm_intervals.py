@@ -82,6 +82,24 @@ def test_three_valued_comparisons() -> None:
     assert iv.less(iv.point(2), iv.point(2), strict=False) is True
 
 
+def test_the_certain_maximum_is_that_quantity() -> None:
+    # where one operand is certainly at least the other, the maximum (minimum) is that very
+    # quantity, so that comparing it with the maximum is decided however wide its interval
+    a, b = iv.Interval(iv.point(1).lo, iv.point(2).lo), iv.Interval(iv.point(3).lo, iv.point(4).lo)
+    assert iv.maximum(a, b) is b and iv.maximum(b, a) is b
+    assert iv.minimum(a, b) is a and iv.minimum(b, a) is a
+    assert iv.equal(b, iv.maximum(a, b)) is True and iv.equal(a, iv.maximum(a, b)) is False
+    assert iv.less(b, b, strict=False) is True and iv.less(b, b, strict=True) is False
+    # overlapping operands: a new quantity, and comparing with it stays undecided
+    overlap = iv.Interval(iv.point(1.5).lo, iv.point(3.5).lo)
+    top = iv.maximum(overlap, b)
+    assert top is not b and top is not overlap
+    assert iv.equal(b, top) is None
+    # two intervals with the same endpoints are two quantities, not one
+    twin = iv.Interval(b.lo, b.hi)
+    assert iv.equal(b, twin) is None
+
+
 def test_select_on_undecided_predicate_takes_the_hull() -> None:
     cases = (np.asarray(iv.point(0), dtype=object), np.asarray(iv.point(5), dtype=object))
     got = RULES["select_n"](np.asarray(None, dtype=object), *cases, out_kind="f").item()

@@ -226,11 +226,21 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
     passes = [r for r in results if r["status"] == "pass"]
     with_vacuous = [r for r in passes if (r.get("vacuous_trials") or 0) > 0]
     mostly = [r for r in passes if _vacuous_share(r) > 0.25]
+    unstable = [r for r in passes if (r.get("unstable_trials") or 0) > 0]
+    branching = [
+        r["name"]
+        for r in passes
+        if any(d.get("branching_trials") for d in (r.get("stats") or {}).get("per_draw") or [])
+    ]
     return {
         "theorems": len(results),
         "counts": dict(sorted(counts.items())),
         "passes_with_vacuous_trials": len(with_vacuous),
         "passes_over_quarter_vacuous": len(mostly),
+        "passes_with_unstable_trials": len(unstable),
+        # passes some of whose failing trials the exact evaluation could not finish (a
+        # branch no precision decided): their replacement is no evidence of an artefact
+        "passes_with_branching_trials": branching,
         "problems": [
             {"name": r["name"], "status": r["status"], "reason": r.get("reason", "")}
             for r in results
@@ -357,7 +367,10 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{rep['label']}: {rep['theorems']} theorems {rep['counts']}; passes with vacuous "
             f"trials {rep['passes_with_vacuous_trials']} (over a quarter: "
-            f"{rep['passes_over_quarter_vacuous']}); check {rep['check']['wall_s']} s, "
+            f"{rep['passes_over_quarter_vacuous']}); with unstable trials "
+            f"{rep.get('passes_with_unstable_trials')}, of which with branching trials "
+            f"{len(rep.get('passes_with_branching_trials') or [])}; "
+            f"check {rep['check']['wall_s']} s, "
             f"{rep['check']['peak_rss_mb']} MB, machine probe {rep['check']['probe_ms']} ms"
         )
         for p in rep["problems"]:

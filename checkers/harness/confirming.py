@@ -99,6 +99,9 @@ class Settled:
 
     rows: Rows
     unstable: int = 0
+    # of those, trials whose exact evaluation stopped at a branch no precision decided (a
+    # comparison of overlapping intervals, not two sides agreeing to high precision)
+    branching: int = 0
     rescaled: int = 0  # of the replacement trials
     confirmed: int | None = None  # the trial number of a confirmed counterexample
     exact: Any = None  # its exact evaluation (checkers.confirm.Exact)
@@ -203,6 +206,7 @@ def _examine(
                 break
             if got.status == "holds" or not broken[k]:
                 dropped.append(k)
+                out.branching += int(got.status != "holds" and got.lhs is None)
         if dropped:
             out.unstable += len(dropped)
             mask = np.ones(len(out.rows), bool)

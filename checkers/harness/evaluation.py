@@ -51,6 +51,7 @@ class DrawOutcome:
     tied_trials: int = 0  # an inequality's sides agree within the tolerance
     undecided_trials: int = 0  # ... of a strict one, in a trial that underflowed
     unstable_trials: int = 0  # failed in float64, not at high precision: left out, replaced
+    branching_trials: int = 0  # of those, stopped at a branch no precision decided
     confirmed_trial: int | None = None  # a counterexample the exact evaluation confirmed
     exact: Any = None  # that evaluation (checkers.confirm.Exact)
     decided: Any = None  # a closed statement decided exactly to hold (confirming.py)
@@ -83,6 +84,7 @@ class DrawOutcome:
             **({"tied_trials": self.tied_trials} if self.tied_trials else {}),
             **({"undecided_trials": self.undecided_trials} if self.undecided_trials else {}),
             **({"unstable_trials": self.unstable_trials} if self.unstable_trials else {}),
+            **({"branching_trials": self.branching_trials} if self.branching_trials else {}),
             **(
                 {"examined_trials": self.examined, "confirm_s": round(self.confirm_s, 6)}
                 if self.examined
@@ -236,6 +238,7 @@ class Session(Batches):
         """The draw's verdict on the trials left as evidence (`rows`, after confirming)."""
         outs = rows.outs
         draw.unstable_trials = settled.unstable
+        draw.branching_trials = settled.branching
         draw.examined = len(settled.examined)
         draw.confirm_s = settled.seconds
         draw.rescaled_trials += settled.rescaled

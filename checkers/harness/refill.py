@@ -7,7 +7,10 @@ statement that fails in one trial of twenty is passed. So a draw in which some t
 were vacuous, and not all, draws fresh ones (numbered after the last, from the seed like
 any other, each evaluated in its fixed batch, so `repro` reproduces it) until as many
 trials held as were asked for, or `FACTOR` times as many trials were drawn: at a hold
-rate p, about `1 / p` times the trials. The vacuous ones stay in the draw's rows and its
+rate p, about `1 / p` times the trials, in whole batches (a batch costs the same whole or
+not). A draw in which at least `ENOUGH` of the trials
+held is left as it is: the few it lacks would cost a batch each, and a pass is called
+weak only under that share (verdict.py). The vacuous ones stay in the draw's rows and its
 count (`vacuous_trials`, out of every trial drawn), so the result still says how often
 the hypotheses failed. A draw whose every trial was vacuous is not refilled: its
 hypotheses may hold nowhere at those dims, and the check says so (evaluation.py).
@@ -24,6 +27,7 @@ import numpy as np
 from checkers.harness.confirming import Rows, replacements
 
 FACTOR = 4  # trials drawn per draw at most, as a multiple of the trials asked for
+ENOUGH = 0.75  # the share of the trials asked for that must hold for a draw to be left as is
 ROUNDS = 3  # rounds of fresh trials at most
 
 
@@ -40,16 +44,20 @@ def refill(
     wanted = session.trials
     cap = FACTOR * wanted
     rescaled = 0
+    assert rows.held is not None
+    if np.count_nonzero(rows.held) >= ENOUGH * wanted:
+        return rows, 0
     for _round in range(ROUNDS):
         assert rows.held is not None
         held = int(np.count_nonzero(rows.held))
         if held == 0 or held >= wanted or len(rows) >= cap:
             break
         rate = held / len(rows)
-        count = min(cap - len(rows), math.ceil((wanted - held) / rate))
-        fresh, redo = replacements(
-            session, specs, dims, progs, int(rows.numbers.max()) + 1, count, size
-        )
+        first = int(rows.numbers.max()) + 1
+        # every trial of each batch evaluated is kept: a batch costs the same whole or not
+        end = min(first + math.ceil((wanted - held) / rate), first + cap - len(rows))
+        end = max(first + 1, min(-(-end // size) * size, first + cap - len(rows)))
+        fresh, redo = replacements(session, specs, dims, progs, first, end - first, size)
         rescaled += redo
         rows = rows.extend(fresh)
     return rows, rescaled

@@ -66,3 +66,19 @@ def test_a_draw_without_vacuous_trials_draws_no_more() -> None:
     assert result.status == "pass", result.reason
     draw = _draw(result)
     assert draw["trials"] == 16 and "refilled_trials" not in draw
+
+
+def test_a_draw_with_few_vacuous_trials_is_left_as_it_is() -> None:
+    # sin x > -9/10 holds in most trials: the few vacuous ones cost no extra batch
+    result = check("Proofs.t", _env(("(x : ℝ) (h : Real.sin x > -9 / 10)", "Real.sin x < 2")))
+    assert result.status == "pass", result.reason
+    for draw in result.stats["per_draw"]:
+        assert "refilled_trials" not in draw
+    assert result.vacuous_trials > 0
+    assert "fresh trials drawn in their place" not in result.reason
+
+
+def test_fresh_trials_fill_whole_batches() -> None:
+    result = check("Proofs.t", _env(RARE), trials=16, seed=0)
+    draw = _draw(result)
+    assert draw["trials"] % 16 == 0  # every trial of each batch evaluated is kept

@@ -10,7 +10,9 @@ shrunk counterexample is kept only if it is confirmed too (else the trial as dra
 reported). Where the exact evaluation could not be done, the float64 `fail` stands and its
 reason says the counterexample is unconfirmed. Draws whose every trial was unstable
 decided nothing: like a check whose trials were all vacuous, that is `unsupported`, not
-a pass."""
+a pass. So is a check in which as many failing trials as were asked for stopped, when
+evaluated exactly, at a comparison no precision decided (`branching_trials`): nothing
+says they were artefacts, and the trials that replaced them are no pass."""
 
 from __future__ import annotations
 
@@ -62,6 +64,7 @@ def conclude(
     live = [r for r in results if not r.vacuous]
     rescaled = sum(r.rescaled_trials for r in results)
     unstable = sum(r.unstable_trials for r in results)
+    branching = sum(r.branching_trials for r in results)
 
     def done(status: str, reason: str, **fields: Any) -> CheckResult:
         return finish(status, reason, rescaled_trials=rescaled, **fields)
@@ -148,6 +151,15 @@ def conclude(
             )
         elif all(r.vacuous_trials + r.undecided_trials >= r.evaluated for r in live):
             status, reason = "unsupported", "no trial decided the statement: " + reason
+        elif branching >= trials * len(live):
+            # as many failing trials as were asked for stopped at a branch no precision
+            # decided: nothing says they were artefacts, so the trials left do not make a pass
+            status = "unsupported"
+            reason = (
+                f"{branching} trials failed in float64 and their exact evaluation stopped at "
+                "a comparison no precision decided (a branch of the program), as many as the "
+                f"trials asked for: the check cannot tell artefacts from counterexamples; {reason}"
+            )
         return done(
             status,
             reason,
@@ -265,6 +277,7 @@ def _pass_notes(live: Sequence[DrawOutcome], trials: int) -> str:
         undecided=sum(r.undecided_trials for r in live),
         tied=sum(r.tied_trials for r in live),
         unstable=sum(r.unstable_trials for r in live),
+        branching=sum(r.branching_trials for r in live),
         wanted=trials * len(live),
     )
 

@@ -128,6 +128,7 @@ def pass_notes(
     tied: int,
     unstable: int = 0,
     *,
+    branching: int = 0,
     wanted: int | None = None,
 ) -> str:
     """What makes a pass weaker than it looks, as '; '-led clauses of its reason.
@@ -135,7 +136,8 @@ def pass_notes(
     `total` counts every trial drawn (vacuous ones were replaced by fresh trials where
     some held: refill.py), `wanted` the trials asked for (`total` when None); `tied`
     counts every tied trial, the undecided ones among them; `unstable` the trials left
-    out and replaced (they failed in float64, not exactly). A pass is weak when under
+    out and replaced (they failed in float64, not exactly), `branching` those of them whose
+    exact evaluation stopped at a comparison no precision decided. A pass is weak when under
     three quarters of the trials asked for decided the statement.
     """
     wanted = total if wanted is None else wanted
@@ -158,5 +160,10 @@ def pass_notes(
             f"{unstable} trial{'s' if unstable != 1 else ''} unstable (failed in float64 but "
             "no counterexample when evaluated exactly: held, or decided by no precision; "
             "replaced by fresh trials)"
+            + (
+                f", {branching} of them stopped at a comparison no precision decided"
+                if branching
+                else ""
+            )
         )
     return "".join("; " + n for n in notes)

@@ -50,6 +50,17 @@ def env() -> Environment:
     def max_grad_sum(dims, dtype):
         return lambda v: (jnp.sum(max_grad(v)), jnp.max(jnp.exp(v["x"])))
 
+    # e^x·e^-x = 1 is true, and its float64 product is 1.0 or one rounding off; the program
+    # turns the comparison into an integer, a branch no precision decides (the product's
+    # interval holds 1 and other values)
+    @registry.register("Test.branch", dims=("n",), inputs={"x": real("n")})
+    def branch(dims, dtype):
+        def sides(v):
+            one = (jnp.exp(v["x"]) * jnp.exp(-v["x"]) == 1.0).astype(jnp.int64)
+            return jnp.sum(one).astype(jnp.float64), jnp.sum(jnp.ones_like(v["x"]))
+
+        return sides
+
     return Environment.from_declarations([], registry=registry, derive=None)
 
 
@@ -95,3 +106,13 @@ def test_a_comparison_with_the_maximum_is_decided_exactly(env) -> None:
     assert false.unstable_trials == 0
     true = check("Test.max_grad_sum", env, trials=16)
     assert true.status == "pass", true.reason
+
+
+def test_failures_that_stop_at_an_undecided_branch_make_no_pass(env) -> None:
+    # every failing trial's exact evaluation stops at the comparison: nothing says they were
+    # artefacts, and as many as the trials asked for make the check decide nothing
+    result = check("Test.branch", env, trials=16, draws=1)
+    assert result.status == "unsupported", result.reason
+    assert "a comparison no precision decided" in result.reason
+    (draw,) = result.stats["per_draw"]
+    assert draw["branching_trials"] >= 16

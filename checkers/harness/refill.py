@@ -44,19 +44,18 @@ def refill(
     wanted = session.trials
     cap = FACTOR * wanted
     rescaled = 0
-    assert rows.held is not None
-    if np.count_nonzero(rows.held) >= ENOUGH * wanted:
-        return rows, 0
-    for _round in range(ROUNDS):
+    for k in range(ROUNDS):
         assert rows.held is not None
         held = int(np.count_nonzero(rows.held))
-        if held == 0 or held >= wanted or len(rows) >= cap:
+        # a draw is refilled only where under `ENOUGH` held; then until `wanted` held
+        enough = held >= (wanted if k else ENOUGH * wanted)
+        if held == 0 or enough or len(rows) >= cap:
             break
-        rate = held / len(rows)
         first = int(rows.numbers.max()) + 1
-        # every trial of each batch evaluated is kept: a batch costs the same whole or not
-        end = min(first + math.ceil((wanted - held) / rate), first + cap - len(rows))
-        end = max(first + 1, min(-(-end // size) * size, first + cap - len(rows)))
+        # as many fresh trials as the hold rate says are needed, in whole batches (a batch
+        # costs the same whole or not), within the cap
+        need = math.ceil((wanted - held) / (held / len(rows)))
+        end = min(-(-(first + need) // size) * size, first + cap - len(rows))
         fresh, redo = replacements(session, specs, dims, progs, first, end - first, size)
         rescaled += redo
         rows = rows.extend(fresh)

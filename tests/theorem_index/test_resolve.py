@@ -272,3 +272,12 @@ def test_free_names_leave_out_bound_and_field_names() -> None:
     )
     # `g`, the head of the equation, is the declaration itself
     assert found == {"Vec", "n", "f", "W", "h", "c"}
+
+
+def test_resolve_sqrt_prefix_to_real_sqrt() -> None:
+    # Mathlib: `prefix:max "√" => Real.sqrt`, so `√x * y` is `(Real.sqrt x) * y`
+    r = _resolve("√x * y", {"x", "y"})
+    assert isinstance(r.term, BinOp) and r.term.op == "*"
+    assert r.term.lhs == App(Const("Real.sqrt"), (Var("x"),))
+    assert "Real.sqrt" in r.constants
+    assert print_term(r.term) == "Real.sqrt x * y"

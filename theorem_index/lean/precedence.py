@@ -182,3 +182,9 @@ NOTATION_CONSTANTS: dict[str, str] = {
     "⊥": "Bot.bot",
     "∅": "EmptyCollection.emptyCollection",
 }
+
+# Prefix notations that stand for a function applied to the operand: token -> the
+# function's fully qualified name (Mathlib: `prefix:max "√" => Real.sqrt`).
+PREFIX_CONSTANTS: dict[str, str] = {
+    "√": "Real.sqrt",
+}

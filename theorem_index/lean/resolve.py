@@ -15,7 +15,7 @@ from typing import Any
 
 from .known import KnownNames
 from .lookup import NameLookup
-from .precedence import NOTATION_CONSTANTS
+from .precedence import NOTATION_CONSTANTS, PREFIX_CONSTANTS
 from .syntax import (
     App,
     BigOp,
@@ -312,7 +312,12 @@ def _binop(r: Resolver, t: BinOp, scope: Mapping[str, str | None]) -> Term:
 
 
 def _prefix(r: Resolver, t: Prefix, scope: Mapping[str, str | None]) -> Term:
-    return Prefix(t.op, r.term(t.arg, scope), span=t.span)
+    arg = r.term(t.arg, scope)
+    full = PREFIX_CONSTANTS.get(t.op)
+    if full is not None:  # `√x` is `Real.sqrt x`
+        r.constants.add(full)
+        return App(Const(full, full, span=t.span), (arg,), span=t.span)
+    return Prefix(t.op, arg, span=t.span)
 
 
 _HANDLERS: dict[type, Any] = {

@@ -184,6 +184,16 @@ def test_fail_statement_without_its_hypothesis() -> None:
     assert result.status == "fail"
 
 
+def test_sqrt_prefix_is_real_sqrt() -> None:
+    # `√x` is Mathlib's notation for `Real.sqrt x`: 0 at a negative x
+    env = environment(theorem("Proofs.t", "(x : ℝ) (h : 0 ≤ x)", "√x * √x = x"))
+    assert check("Proofs.t", env, trials=32, seed=0).status == "pass"
+    env = environment(theorem("Proofs.t", "(x : ℝ)", "√x * √x = x"))
+    result = check("Proofs.t", env, trials=32, seed=0)
+    assert result.status == "fail"
+    assert result.counterexample is not None and result.counterexample.inputs["x"][0] < 0
+
+
 def test_check_nat_binder_as_sampled_input() -> None:
     env = environment(theorem("Proofs.t", "(k : ℕ)", "(k - 3) + 3 = max k 3"))
     c = _derived(env, "Proofs.t")

@@ -2,7 +2,7 @@
 
 A bound term is read with Lean's total arithmetic (`x / 0 = 0`, `Real.sqrt`
 of a negative is `0`) in float64, never by evaluating text: constants, real
-inputs (bare, or applied to index labels: `W i j`), dimensions and ℕ inputs
+inputs (bare, or applied to index labels: `W i j`), π, dimensions and ℕ inputs
 cast to ℝ, `+ - * /`, `^` by a natural number, `|·|`, `Real.sqrt`,
 `Real.exp`, and `∑` over labels (`check_numeric` says whether a term is one).
 Values carry the labels of their axes, so `∀ i j, |W i j| ≤ w` gives `|W|` over
@@ -25,6 +25,9 @@ from checkers.language.types import REAL_NAMES, const_name, head_and_args
 from checkers.premises.bound_plans import FUNCTIONS
 from theorem_index.lean import print_term
 from theorem_index.lean import syntax as S
+
+# Named real constants a bound may read (`x ≤ 2 * π`), in float64.
+CONSTANTS = {"Real.pi": float(np.pi)}
 
 if TYPE_CHECKING:
     from checkers.premises.bound_plans import BoundPlan
@@ -82,6 +85,8 @@ def check_numeric(t: S.Term, labels: set[str], reals: set[str], dims: set[str]) 
     if isinstance(t, S.BigOp) and t.op == "∑" and t.domain is None:
         inner = labels | {n for b in t.binders for n in b.names}
         return check_numeric(t.body, inner, reals, dims)
+    if isinstance(t, S.Const) and t.name in CONSTANTS:
+        return
     head, args = head_and_args(t)
     if const_name(head) in FUNCTIONS and len(args) == 1:
         return check_numeric(args[0], labels, reals, dims)
@@ -174,6 +179,8 @@ def _num(
             raise NotNumeric(f"the range of {', '.join(missing)}")
         axes = tuple(1 + body.labels.index(n) for n in names)
         return _Labelled(body.data.sum(axis=axes), tuple(n for n in body.labels if n not in names))
+    if isinstance(t, S.Const) and t.name in CONSTANTS:
+        return scalar(CONSTANTS[t.name])  # rounded: such a bound is not `exact`
     head, args = head_and_args(t)
     fn = const_name(head)
     if fn in FUNCTIONS and len(args) == 1:

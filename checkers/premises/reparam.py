@@ -14,6 +14,11 @@ scaleA)` would otherwise hold in about a third of the trials). The premises stay
 per trial, so a trial with `l > u` (no such z) or one rounded outside is vacuous
 and counted; `0 ≤ s`, `s ≤ 1` are bounds the sampler meets. The checker's
 assumptions say how each such z was drawn.
+
+A real binder that a hypothesis defines, `(h : z = e)` or `(h : e = z)` with e free of z
+(`HasDerivAt f f' x` read as `deriv f x = f'`), is not drawn at all: z := (e : ℝ) in
+every later binder and in the relation, the hypothesis dropped (`_defined`), and the
+assumptions say so. Drawn, z would meet the hypothesis in no trial.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ def reparametrise(
         parts = [dataclasses.replace(b, names=(n,)) for n in b.names] if group else [b]
         items.extend(parts)
         inside.extend([k >= start] * len(parts))
+    items, inside, core = _defined(items, inside, core, notes)
     k = 0
     while k < len(items):
         got = _rewrite(items, k, core)
@@ -64,6 +70,72 @@ def reparametrise(
         core,
         tuple(notes),
     )
+
+
+def _defined(
+    items: list[S.Binder], inside: list[bool], core: S.BinOp, notes: list[str]
+) -> tuple[list[S.Binder], list[bool], S.BinOp]:
+    """Each real binder z that a hypothesis `z = e` (or `e = z`) defines, e without z, is
+    not drawn: z := (e : ℝ) everywhere, the hypothesis dropped. The statement is the same
+    (Lean's `∀ z, z = e → P z` is `P e`); drawn, z would meet the hypothesis in no trial."""
+    k = 0
+    while k < len(items):
+        b = items[k]
+        if len(b.names) != 1 or b.pattern is not None or not _is_real(b.type):
+            k += 1
+            continue
+        z = b.names[0]
+        found = None
+        for j in range(k + 1, len(items)):
+            e = _definition_of(items[j].type, z)
+            if e is None:
+                continue
+            free = names_in(e) - _bound_inside(e)
+            # a binder e reads may not depend on z itself (no cycle)
+            if any(
+                x.type is not None and z in names_in(x.type) for x in items if set(x.names) & free
+            ):
+                continue
+            found = j, e
+            break
+        if found is None:
+            k += 1
+            continue
+        j, e = found
+        value = S.Typed(e, S.Const("Real", written="ℝ"))
+        avoid = frozenset({n for x in items for n in x.names} | names_in(core))
+        keep = [m for m in range(len(items)) if m not in (k, j)]
+        new_items = [_substituted(items[m], z, value, avoid) for m in keep]
+        hyp = items[j]
+        assert hyp.type is not None
+        notes.append(
+            f"{z} is not drawn: the hypothesis {' '.join(hyp.names) or '_'} : "
+            f"{print_term(hyp.type)} defines it"
+        )
+        out = substitute(core, {z: value}, avoid)
+        assert isinstance(out, S.BinOp)
+        items, inside, core = new_items, [inside[m] for m in keep], out
+    return items, inside, core
+
+
+def _substituted(b: S.Binder, z: str, value: S.Term, avoid: frozenset[str]) -> S.Binder:
+    if b.type is None:
+        return b
+    return dataclasses.replace(b, type=substitute(b.type, {z: value}, avoid))
+
+
+def _definition_of(t: S.Term | None, z: str) -> S.Term | None:
+    """e where `t` is `z = e` or `e = z` with e not mentioning z."""
+    while isinstance(t, S.Paren):
+        t = t.term
+    if not (isinstance(t, S.BinOp) and t.op == "="):
+        return None
+    for var, e in ((t.lhs, t.rhs), (t.rhs, t.lhs)):
+        while isinstance(var, S.Paren):
+            var = var.term
+        if isinstance(var, S.Var) and var.name == z and z not in names_in(e):
+            return e
+    return None
 
 
 def _rewrite(

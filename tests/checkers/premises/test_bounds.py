@@ -36,6 +36,12 @@ SHAPES = {
         "|x - (a + b) / 2| ≤ (b - a) / 4",
     ),
     "interval": ("(t : ℝ) (ht : t ∈ Set.Icc (0 : ℝ) 1)", "0 ≤ t * (1 - t)", "0 ≤ t * (1 / 2 - t)"),
+    # π is a number the sampler computes: cos < 0 on half of [0, 2π]
+    "interval_pi": (
+        "(a : ℝ) (ha : a ∈ Set.Icc 0 (2 * Real.pi))",
+        "Real.cos a ≤ 1",
+        "0 ≤ Real.cos a",
+    ),
     "abs_scalar": ("(w x : ℝ) (h : |x| ≤ w)", "x ≤ w", "x ≤ w / 2"),
     "abs_centred": ("(c e x : ℝ) (h : |x - c| ≤ e)", "x ≤ c + e", "x ≤ c"),
     "nonzero": ("(x : ℝ) (hx : x ≠ 0)", "x / x = 1", "x / |x| = 1"),
@@ -177,3 +183,31 @@ def test_bound_with_natural_exponent_and_cast() -> None:
     assert vacuous(result) == 0
     mutant = check("Proofs.t", environment(theorem("Proofs.t", binders, "g ≤ (m : ℝ) * u + 1")))
     assert mutant.status == "fail", mutant.reason
+
+
+@pytest.mark.parametrize(
+    ("binders", "true", "false"),
+    [
+        ("(x y : ℝ) (h : y = x ^ 2)", "0 ≤ y", "1 ≤ y"),
+        ("(x y : ℝ) (h : x ^ 2 + 1 = y)", "1 ≤ y", "2 ≤ y"),
+        # the defining term is read at ℝ: `y = n` is `y = (n : ℝ)`, so `y / 2` divides in ℝ
+        ("(n : ℕ) (y : ℝ) (h : y = n)", "y / 2 * 2 = y", "y / 2 * 2 = y + 1"),
+    ],
+)
+def test_hypothesis_that_defines_a_binder_replaces_it(binders: str, true: str, false: str) -> None:
+    # drawn, y would meet `y = e` in no trial; it is e instead, and the check says so
+    result = check("Proofs.t", environment(theorem("Proofs.t", binders, true)), trials=16)
+    assert result.status == "pass", result.reason
+    assert vacuous(result) == 0
+    assert any(a.startswith("y is not drawn: the hypothesis h : ") for a in result.assumptions)
+    mutant = check("Proofs.t", environment(theorem("Proofs.t", binders, false)), trials=16)
+    assert mutant.status == "fail", mutant.reason
+
+
+def test_hypothesis_defining_a_binder_by_itself_is_not_a_definition() -> None:
+    # `y = y + 0` mentions y: it defines nothing, and stays a hypothesis
+    checker = derive(
+        "Proofs.t", environment(theorem("Proofs.t", "(y : ℝ) (h : y = y * 1)", "y = y"))
+    )
+    assert isinstance(checker, DerivedChecker)
+    assert not any("is not drawn" in a for a in checker.plan.assumptions)

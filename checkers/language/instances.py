@@ -18,9 +18,15 @@ Lean's meaning of each operation at that type (total.py: ℤ divides Euclidean, 
 - A class on a modelled type (`[DecidableEq (Fin n)]`, `[NormedSpace ℝ ℝ]`) holds or not
   by the same table (`holds`); `Fact P` is the hypothesis P (binders.py).
 
+A type variable with a finiteness class (`[Fintype ι]`, `[Finite ι]`) is a finite type of
+indices: it is checked at `Fin k`, k a dimension of the check drawn like any other (several
+k across the dims draws; the draws name it after the variable, `ι = 3` for `ι := Fin 3`).
+Its other classes must be ones every `Fin k` with k ≥ 1 has (`FINITE_INDEX`: decidable
+equality, a linear order, `Nonempty`); one it may lack (`Zero`, `Add`: `Fin 0` has no
+zero) makes the statement unsupported, naming it.
+
 Not modelled: ℚ (the evaluator computes it as ℝ's subfield, so it refutes nothing ℝ does
-not), `ZMod n` (no modular arithmetic), ℂ and matrices (no values for them yet), and a
-finite index type `[Fintype ι]` (a type variable is only ever a type of values here).
+not), `ZMod n` (no modular arithmetic), ℂ and matrices (no values for them yet).
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from theorem_index.lean import syntax as S
 
 __all__ = [
     "ANY_TYPE",
+    "FINITE_INDEX",
     "INSTANCES",
     "MAX_VARIANTS",
     "Instance",
@@ -97,6 +104,18 @@ _FIELD = frozenset(
         "ConditionallyCompleteLinearOrder", "TopologicalSpace", "UniformSpace",
         "PseudoMetricSpace", "MetricSpace", "CompleteSpace", "SMul", "Module", "NormedSpace",
         "InnerProductSpace", "Algebra", "NormedAlgebra",
+    }
+)  # fmt: skip
+
+
+# The classes that make a type variable a finite type of indices (checked at `Fin k`).
+_FINITE = frozenset({"Fintype", "Finite"})
+# What every `Fin k`, k ≥ 1, is an instance of (a dims draw takes k ≥ 1).
+FINITE_INDEX = _FINITE | frozenset(
+    {
+        "Nonempty", "Inhabited", "LE", "LT", "Max", "Min", "Preorder", "PartialOrder",
+        "LinearOrder", "Lattice", "SemilatticeSup", "SemilatticeInf", "DistribLattice",
+        "Countable", "Encodable",
     }
 )  # fmt: skip
 
@@ -207,6 +226,10 @@ def instantiate(
             else:
                 raise NotSupported(f"the instance [{_text(b.type)}] is not modelled")
         on_vars.append((b, cls, tuple(names)))
+    finite = _finite_variables(tvars, on_vars)
+    finite_binders = {id(b) for b, _, args in on_vars if any(a in finite for a in args)}
+    on_vars = [c for c in on_vars if id(c[0]) not in finite_binders]
+    tvars = [v for v in tvars if v not in finite]
     candidates: dict[str, list[Instance]] = {}
     for v in tvars:
         own = [cls for _, cls, args in on_vars if v in args]
@@ -237,24 +260,47 @@ def instantiate(
     if not choices:
         shown = "; ".join(f"[{_text(b.type)}]" for b, _, _ in on_vars if b.type is not None)
         raise NotSupported(f"no assignment of modelled types meets {shown}")
-    resolved = {id(b) for b, _, _ in on_vars}
+    resolved = {id(b) for b, _, _ in on_vars} | finite_binders
     kept = tuple(
         b
         for b in binders
         if id(b) not in resolved and not (isinstance(b.type, S.Sort) and b.type.kind != "Prop")
     )
+    # each finite index type is `Fin k`, k a dimension named after it: `{ι : ℕ}`
+    sizes = tuple(S.Binder("implicit", (v,), S.Const("Nat", written="ℕ")) for v in finite)
+    fins = {v: S.App(S.Const("Fin", written="Fin"), (S.Var(v),)) for v in finite}
     out = []
     for choice in choices[:MAX_VARIANTS]:
-        mapping = {v: _BY_NAME[t].term() for v, t in choice.items()}
-        label = ", ".join(f"{v} := {t}" for v, t in choice.items())
+        mapping = {**fins, **{v: _BY_NAME[t].term() for v, t in choice.items()}}
+        label = ", ".join(
+            [f"{v} := Fin {v}" for v in finite] + [f"{v} := {t}" for v, t in choice.items()]
+        )
         out.append(
             Variant(
                 label,
-                tuple(substitute(b, mapping, set()) for b in kept),
+                sizes + tuple(substitute(b, mapping, set()) for b in kept),
                 substitute(statement, mapping, set()),
             )
         )
     return out, len(choices) - len(out)
+
+
+def _finite_variables(
+    tvars: Sequence[str], on_vars: Sequence[tuple[S.Binder, str, tuple[str, ...]]]
+) -> list[str]:
+    """The type variables with a finiteness class: finite types of indices, checked at
+    `Fin k` (see the module). Raises NotSupported where one has a class some `Fin k`
+    lacks."""
+    finite = [v for v in tvars if any(cls in _FINITE and v in args for _, cls, args in on_vars)]
+    for b, cls, args in on_vars:
+        if not any(a in finite for a in args):
+            continue
+        if len(args) != 1 or not (cls in FINITE_INDEX or cls in ANY_TYPE):
+            raise NotSupported(
+                f"the instance [{_text(b.type) if b.type is not None else cls}] is not "
+                f"modelled at a finite index type (checked at Fin k)"
+            )
+    return finite
 
 
 def argument_type(tvar: str, types: Sequence[S.Term | None], args: Sequence[object]) -> str:

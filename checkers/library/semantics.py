@@ -40,6 +40,7 @@ from checkers.language.values import Builtin, Proof
 from checkers.library.counting import COUNTING
 from checkers.library.lean_core import CORE
 from checkers.library.lists import LISTS
+from checkers.library.mathlib_analysis import READINGS
 from checkers.library.plugins import build_library, load_packs
 from checkers.library.probability import PROBABILITY
 from checkers.library.reach import Reach
@@ -150,7 +151,9 @@ class Semantics:
             # a pack's constants resolve even where the project's declarations are not
             # ingested; an unknown name is taken as absent only in the library's
             # namespaces (known.py)
-            self._known = KnownNames([*self.library, *_env_names(self.env)], models=self.library)
+            self._known = KnownNames(
+                [*self.library, *READINGS, *_env_names(self.env)], models=self.library
+            )
         return self._known
 
     def known_field(self, field: str) -> bool:

@@ -40,6 +40,7 @@ from checkers.inputs.dims import DimsError, draw_dims
 from checkers.language.errors import EvalError, NotSupported
 from checkers.language.instances import instantiate
 from checkers.lazyjax import jax, jnp
+from checkers.library.mathlib_analysis import READINGS
 from checkers.library.semantics import Semantics
 from checkers.premises.binders import plan_binders
 from checkers.premises.holding import per_trial, probe_or_refuse
@@ -186,6 +187,8 @@ def derive_conjunction(name: str, env: Any, sem: Any, parts: Sequence[Clause]) -
             return type(got)(f"{got.reason}{where}", got.missing)
         if part.unfolded:  # a change to an unfolded definition changes the checker
             got.unfolded = part.unfolded
+            read = (READINGS[n] for n in dict.fromkeys(part.unfolded) if n in READINGS)
+            got.plan.assumptions.extend(f"{r.name}: {r.note}" for r in read)
             got.dependencies = tuple(dict.fromkeys((*part.unfolded, *got.dependencies)))
             got.version = checker_version(name, env, got.dependencies)
         found.append(got)

@@ -47,6 +47,7 @@ from checkers.language.unify import (
     unify,
     zonk,
 )
+from checkers.library.mathlib_analysis import READINGS
 from checkers.premises.bounds import _INTERVALS, _head_name
 from theorem_index.lean import analyse_declaration, print_term
 from theorem_index.lean import syntax as S
@@ -350,7 +351,8 @@ def _predicate(sem: Any, name: str) -> _Predicate | None:
 def _load_predicate(sem: Any, name: str) -> _Predicate | None:
     """A definition of a proposition (`def P (..) : Prop := body`) with one ingested
     equation whose arguments are the parameters; None for anything else."""
-    decl = sem.declaration(name)
+    reading = READINGS.get(name)
+    decl = reading.declaration() if reading is not None else sem.declaration(name)
     if decl is None or decl.kind != "def" or not decl.equations:
         return None
     a = analyse_declaration(decl, sem.known)

@@ -15,6 +15,8 @@ from typing import Any
 
 from checkers.core import Unsupported
 from checkers.language.inference import settle_types
+from checkers.language.types import const_name, head_and_args
+from checkers.library.mathlib_analysis import UNREFUTABLE
 from theorem_index.lean import syntax as S
 
 RELATIONS = ("=", "≤", "≥", "<", ">")
@@ -29,6 +31,9 @@ def split_statement(
     settled = settle_types(binders, statement, sem)
     extra, core = _peel(settled.statement)
     if not (isinstance(core, S.BinOp) and core.op in STATED):
+        head = const_name(head_and_args(core)[0]) if isinstance(core, S.App) else None
+        if head is not None and head in UNREFUTABLE:
+            return Unsupported(f"the statement is {head}: {UNREFUTABLE[head]}")
         what = core.op if isinstance(core, S.BinOp) else type(core).__name__
         return Unsupported(f"the statement is not an equation or inequality (its head is {what})")
     funext, core = _extensional(core, _binder_names(settled.binders + extra))

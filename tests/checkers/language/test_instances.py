@@ -33,6 +33,12 @@ STATEMENTS = {
     "fact_prime_bound": ("{p : ℕ} [Fact (1 < p)]", "2 ≤ p"),
     "decidable_family": ("[∀ k : ℕ, Decidable (k < 3)] (x : ℝ)", "x + 0 = x"),
     "fintype_index": ("{ι : Type*} [Fintype ι] (f : ι → ℝ)", "∑ i, f i = ∑ i, f i"),
+    # `Fin 0` has no zero: a finite index type with a zero is not every `Fin k`
+    "fintype_zero": ("{ι : Type*} [Fintype ι] [Zero ι] (f : ι → ℝ)", "f 0 = f 0"),
+    "fintype_sum_sq": (
+        "{ι : Type*} [Fintype ι] [DecidableEq ι] (f : ι → ℝ)",
+        "∑ i, f i * f i = (∑ i, f i) ^ 2",
+    ),
     "measurable_concrete": ("[MeasurableSpace ℝ] (x : ℝ)", "x = x"),
     "deriv_unique": (
         "{𝕜 : Type u} [NontriviallyNormedField 𝕜] {F : Type v} [NormedAddCommGroup F] "
@@ -53,10 +59,8 @@ def env():
     [
         ("norm_mul_le", "no modelled type is an instance of [SeminormedGroup E]"),
         ("norm_subsingleton", "no modelled type is an instance of [Subsingleton E]"),
-        ("fintype_index", "no modelled type is an instance of [Fintype ι]"),
+        ("fintype_zero", "the instance [Zero ι] is not modelled at a finite index type"),
         ("measurable_concrete", "the instance [MeasurableSpace ℝ] is not modelled"),
-        # at 𝕜, F := ℝ the function is drawn, but the derivative the hypothesis names is not
-        ("deriv_unique", "the hypothesis HasDerivAt f f₀' x (h₀) fixes a derivative"),
     ],
 )
 def test_check_class_without_modelled_instance_is_unsupported(env, name: str, why: str) -> None:
@@ -126,9 +130,31 @@ def test_check_fact_instance_is_a_hypothesis(env) -> None:
     assert check("Proofs.fact_prime_bound", env, trials=8).status == "pass"
 
 
+def test_check_finite_index_type_at_fin_of_drawn_sizes(env) -> None:
+    result = check("Proofs.fintype_index", env, trials=8)
+    assert result.status == "pass", result.reason
+    assert "checked at ι := Fin ι" in result.assumptions, result.assumptions
+    assert len({d["ι"] for d in result.draws}) > 1, result.draws
+
+
+def test_check_finite_index_type_refutes_at_some_size(env) -> None:
+    # (∑ f)² = ∑ f² holds at ι := Fin 1 only: another size refutes it
+    result = check("Proofs.fintype_sum_sq", env, trials=16)
+    assert result.status == "fail", result.reason
+    assert result.counterexample is not None and result.counterexample.dims["ι"] >= 2
+
+
+def test_check_derivative_hypothesis_defines_the_derivative(env) -> None:
+    # `HasDerivAt f f₀' x` is `deriv f x = f₀'`: f₀' is not drawn, the hypothesis defines it
+    result = check("Proofs.deriv_unique", env, trials=8)
+    assert result.status == "pass", result.reason
+    assert any("f₀' is not drawn" in a for a in result.assumptions), result.assumptions
+    assert any("differentiable at x is not checked" in a for a in result.assumptions)
+
+
 def test_check_instance_without_drawable_dims_is_left_out() -> None:
     # at α := ℕ the values become dimensions, and no draw meets a₀ = b₀, a₁ = b₁, a₂ = b₂;
-    # at ℝ and ℤ the hypotheses hold in no trial: nothing is checked, and nothing errs
+    # at ℝ the hypotheses define a₀, a₁, a₂ (not drawn): nothing errs
     env = environment(
         theorem(
             "Proofs.vec3_eq",
@@ -137,8 +163,8 @@ def test_check_instance_without_drawable_dims_is_left_out() -> None:
         )
     )
     result = check("Proofs.vec3_eq", env, trials=16)
-    assert result.status == "unsupported"
-    assert result.reason.endswith("every check would pass vacuously (at α := ℝ)"), result.reason
+    assert result.status == "pass", result.reason
+    assert "checked at α := ℝ" in result.assumptions, result.assumptions
 
 
 def test_check_generic_definition_at_its_arguments_type() -> None:

@@ -1,0 +1,109 @@
+"""Mathlib's predicates on real functions read as relations (library/mathlib_analysis):
+each reading checks what it says, a wrong statement fails with a confirmed
+counterexample, and every result says what the reading leaves unchecked."""
+
+from __future__ import annotations
+
+import pytest
+from derived_support import environment, theorem
+
+from checkers import check
+
+STATEMENTS = {
+    "exp_deriv": ("(x : ℝ)", "HasDerivAt Real.exp (Real.exp x) x"),
+    "exp_deriv_wrong": ("(x : ℝ)", "HasDerivAt Real.exp (2 * Real.exp x) x"),
+    "sqrt_deriv": ("{x : ℝ} (hx : x ≠ 0)", "HasDerivAt Real.sqrt (1 / (2 * √x)) x"),
+    "pow_strict_deriv": (
+        "(n : ℕ) (x : ℝ)",
+        "HasStrictDerivAt (fun x : ℝ => x ^ n) ((n : ℝ) * x ^ (n - 1)) x",
+    ),
+    # the exponent's decrement dropped
+    "pow_strict_deriv_wrong": (
+        "(n : ℕ) (x : ℝ)",
+        "HasStrictDerivAt (fun x : ℝ => x ^ n) ((n : ℝ) * x ^ n) x",
+    ),
+    "log_chain": (
+        "{f : ℝ → ℝ} {x f' : ℝ} (hf : HasDerivAt f f' x) (hx : f x ≠ 0)",
+        "HasDerivAt (fun y => Real.log (f y)) (f' / f x) x",
+    ),
+    "log_chain_wrong": (
+        "{f : ℝ → ℝ} {x f' : ℝ} (hf : HasDerivAt f f' x) (hx : f x ≠ 0)",
+        "HasDerivAt (fun y => Real.log (f y)) (f' * f x) x",
+    ),
+    "sin_periodic": ("", "Function.Periodic Real.sin (2 * Real.pi)"),
+    "sin_periodic_wrong": ("", "Function.Periodic Real.sin Real.pi"),
+    "sin_antiperiodic": ("", "Function.Antiperiodic Real.sin Real.pi"),
+    "exp_strictMono": ("", "StrictMono Real.exp"),
+    "cos_strictMono_wrong": ("", "StrictMono Real.cos"),
+    "cos_strictAntiOn": ("", "StrictAntiOn Real.cos (Set.Icc 0 Real.pi)"),
+    "cos_strictAntiOn_wrong": ("", "StrictAntiOn Real.cos (Set.Icc 0 (2 * Real.pi))"),
+    "neg_antitone": ("", "Antitone (fun x : ℝ => -x)"),
+}
+
+
+@pytest.fixture(scope="module")
+def env():
+    return environment(*(theorem(f"Proofs.{n}", b, s) for n, (b, s) in STATEMENTS.items()))
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "exp_deriv",
+        "sqrt_deriv",
+        "pow_strict_deriv",
+        "log_chain",
+        "sin_periodic",
+        "sin_antiperiodic",
+        "exp_strictMono",
+        "cos_strictAntiOn",
+        "neg_antitone",
+    ],
+)
+def test_true_reading_passes_saying_what_it_leaves_out(env, name: str) -> None:
+    result = check(f"Proofs.{name}", env, trials=16)
+    assert result.status == "pass", result.reason
+    assert any("checked" in a for a in result.assumptions), result.assumptions
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "exp_deriv_wrong",
+        "pow_strict_deriv_wrong",
+        "log_chain_wrong",
+        "sin_periodic_wrong",
+        "cos_strictMono_wrong",
+        "cos_strictAntiOn_wrong",
+    ],
+)
+def test_wrong_statement_fails_confirmed(env, name: str) -> None:
+    result = check(f"Proofs.{name}", env, trials=16)
+    assert result.status == "fail", result.reason
+    assert "confirmed" in result.reason, result.reason
+
+
+def test_derivative_reading_names_differentiability_unchecked(env) -> None:
+    result = check("Proofs.exp_deriv", env, trials=8)
+    notes = [a for a in result.assumptions if a.startswith("HasDerivAt:")]
+    assert notes == [
+        "HasDerivAt: read as deriv f x = f' (Lean's deriv, 0 where f is not "
+        "differentiable): that f is differentiable at x is not checked"
+    ]
+
+
+def test_derivative_hypothesis_defines_its_derivative(env) -> None:
+    # drawn, f' would equal deriv f x in no trial: the hypothesis defines it instead
+    result = check("Proofs.log_chain", env, trials=8)
+    assert result.vacuous_trials == 0
+    assert "f' is not drawn: the hypothesis hf : deriv f x = f' defines it" in result.assumptions
+
+
+def test_reading_at_a_kink_decides_nothing() -> None:
+    # |x| has no derivative at 0, where Lean's deriv is 0: a trial there is no evidence
+    env = environment(theorem("Proofs.abs_deriv", "(x : ℝ) (hx : 0 < x)", "HasDerivAt abs 1 x"))
+    assert check("Proofs.abs_deriv", env, trials=16).status == "pass"
+    env = environment(theorem("Proofs.abs_deriv_wrong", "(x : ℝ)", "HasDerivAt abs 1 x"))
+    result = check("Proofs.abs_deriv_wrong", env, trials=16)
+    assert result.status == "fail", result.reason
+    assert result.counterexample is not None and result.counterexample.inputs["x"][0] < 0

@@ -146,6 +146,8 @@ class Evaluator(Operators, Forms, BigOperators, Patterns, Application):
         if isinstance(t, S.Prefix):
             return self._prefix(t, env, expected)
         if isinstance(t, S.Postfix):
+            if t.op == "⁻¹" and self._function_valued(t, env):
+                return self.eval(self._lifted(t, env), env, expected)
             if t.op == "⁻¹":
                 x = coerce(self._arr(self.eval(t.arg, env, TReal()), "⁻¹"), "real", self.ctx)
                 if x.log:

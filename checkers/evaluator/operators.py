@@ -4,10 +4,15 @@ In an arithmetic tree (`+ - * / %`) every leaf is brought to the largest type
 among the leaves and the expected type (ℝ > ℤ > ℕ > `Fin n`); a coercion `↑x`
 and a numeral take that type. So `↑i - ↑j` is truncated ℕ subtraction on its
 own, but real subtraction in `(↑↑i - ↑↑j) * x` with `x : ℝ`.
+
+Arithmetic on functions that are not arrays (a drawn `f : ℝ → ℝ`, `Real.exp`, a lambda)
+is pointwise, as Mathlib's `Pi` instances make it: `f + g` is `fun x => f x + g x`,
+`c * f` is `fun x => c * f x`, `f ^ n`, `-f` and `f⁻¹` likewise (`_pointwise`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from checkers.language import arith as A
@@ -15,8 +20,9 @@ from checkers.language.axes import move_axis_to_dom
 from checkers.language.coercion import coerce, settle
 from checkers.language.errors import EvalError, NotSupported, UntypedNumeral
 from checkers.language.notation import NOTATION
+from checkers.language.powers import power
 from checkers.language.types import TFin, TInt, TList, TNat, TReal, Ty, kind_of
-from checkers.language.values import Arr, Axis, Closure, Sz, as_array, iota
+from checkers.language.values import Arr, Axis, Builtin, Closure, Partial, Sz, as_array, iota
 from checkers.lazyjax import jnp
 from theorem_index.lean import syntax as S
 
@@ -24,6 +30,10 @@ if TYPE_CHECKING:
     from checkers.language.host import Env, Host
 
 ARITH = ("+", "-", "*", "/", "%")
+# every infix operator `_binop` evaluates (another is refused: "the operator …")
+EVALUATED_OPERATORS = frozenset(
+    {*ARITH, "^", *A.CMP_OPS, "∧", "∨", "→", "↔", "•", "∘", "∈", "∉", *NOTATION}
+)
 RANK = {"fin": 1, "nat": 2, "int": 3, "real": 4}
 
 
@@ -58,11 +68,47 @@ def _ty_of_kind(kind: str, bound: Sz | None) -> Ty | None:
     )
 
 
+# operators that Mathlib's `Pi` instances make pointwise on functions
+POINTWISE = frozenset({*ARITH, "^"})
+_POINT = "x✝"  # the point a pointwise operation is applied at (no source name has ✝)
+
+
+def _callable(v: Any) -> bool:
+    """A function value that is not an array: a builtin, a closure, a definition with
+    explicit parameters, or one of those partly applied."""
+    if isinstance(v, Builtin):
+        return v.arity >= 1
+    if isinstance(v, Closure | Partial):
+        return True
+    return hasattr(v, "apply_args") and v.min_args() >= 1
+
+
+def _pointwise(t: S.Term, is_fn: Callable[[S.Term], bool]) -> S.Lam:
+    """`fun x => f x + g x` for `f + g` (`-f`, `f⁻¹`, `f ^ n`, `c * f` likewise): the
+    operands that are functions (`is_fn`) applied at a fresh point, the others (a scalar,
+    a numeral, an exponent) kept: `c * f` is `c * f x`, `f + 1` is `f x + 1`."""
+
+    def at(u: S.Term) -> S.Term:
+        return S.App(S.Paren(u), (S.Var(_POINT),)) if is_fn(u) else u
+
+    x = S.Binder("plain", (_POINT,), None)  # typed where it is applied
+    if isinstance(t, S.BinOp):
+        body: S.Term = S.BinOp(t.op, at(t.lhs), t.rhs if t.op == "^" else at(t.rhs))
+    elif isinstance(t, S.Prefix):
+        body = S.Prefix(t.op, at(t.arg))
+    else:
+        assert isinstance(t, S.Postfix)
+        body = S.Postfix(t.op, at(t.arg))
+    return S.Lam((x,), body)
+
+
 class Operators:
     """The operator part of `Evaluator` (a mixin)."""
 
     def _binop(self: Host, t: S.BinOp, env: Env, expected: Ty | None) -> Any:
         op = t.op
+        if op in POINTWISE and self._function_valued(t, env):
+            return self.eval(self._lifted(t, env), env, expected)
         if op in ARITH:
             return self.typed_trees([t], env, expected)[0]
         if op == "^":
@@ -90,6 +136,33 @@ class Operators:
             return self.apply(self.constant(NOTATION[op]), [a, self.eval(t.rhs, env, expected)])
         raise NotSupported(f"the operator {op}")
 
+    def _lifted(self: Host, t: S.Term, env: Env) -> S.Lam:
+        """A pointwise operation on functions as the function it denotes (`_pointwise`)."""
+        return _pointwise(t, lambda u: self._function_valued(u, env))
+
+    def _function_valued(self: Host, t: S.Term, env: Env) -> bool:
+        """Whether `t` denotes a function of a real (a drawn function, a lambda, a named
+        function not applied, or arithmetic of those): its arithmetic is pointwise, as
+        Mathlib's `Pi` instances make it (`(f + g) x = f x + g x`)."""
+        while isinstance(t, S.Paren):
+            t = t.term
+        if isinstance(t, S.Lam):
+            return True
+        if isinstance(t, S.BinOp) and t.op in POINTWISE:
+            return self._function_valued(t.lhs, env) or (
+                t.op in ARITH and self._function_valued(t.rhs, env)
+            )
+        if isinstance(t, S.Prefix) and t.op == "-" or isinstance(t, S.Postfix) and t.op == "⁻¹":
+            return self._function_valued(t.arg, env)
+        if isinstance(t, S.Var | S.Ident) and t.name in env:
+            return _callable(env[t.name])
+        if isinstance(t, S.Const):
+            try:
+                return _callable(self.lib.lookup(t.name))
+            except NotSupported:
+                return False
+        return False
+
     def _member(self: Host, t: S.BinOp, env: Env) -> Any:
         """`x ∈ s` for a finset s (finsets.py); `x ∉ s` is its negation."""
         from checkers.evaluator.finsets import FinsetValue, member
@@ -111,7 +184,7 @@ class Operators:
         ek = kind_of(expected) if expected is not None else None
         if base.kind == "num" and not e.is_static and ek in RANK:
             base = coerce(base, ek or "real", self.ctx, getattr(expected, "sz", None))
-        return A.power(base, e, self.ctx)
+        return power(base, e, self.ctx)
 
     def typed_trees(
         self: Host,
@@ -240,6 +313,8 @@ class Operators:
                 return v  # a local function: no implicit parameters
             raise NotSupported(f"`@{_name_of(t.arg)}` without its arguments")
         if t.op == "-":
+            if self._function_valued(t, env):
+                return self.eval(self._lifted(t, env), env, expected)
             return A.negate(self._arr(self.eval(t.arg, env, expected), "-"), self.ctx)
         if t.op in ("¬", "!"):
             x = self._arr(self.eval(t.arg, env), t.op)

@@ -28,12 +28,11 @@ from checkers.language.total import (
     py_int,
     py_nat,
     real_div,
-    real_rpow,
     xp_of,
 )
 from checkers.language.values import Arr, Sz, as_array, host_or_array, is_exact
 from checkers.language.vectorise import guard_entries
-from checkers.lazyjax import jnp, lax
+from checkers.lazyjax import jnp
 
 ARITH_OPS = ("+", "-", "*", "/", "%")
 # positive reals held as their logarithms (values.py) combine without leaving log
@@ -97,7 +96,7 @@ def _arrays(op: str, a: Arr, b: Arr, ctx: Ctx, kind: str, bound: Sz | None) -> A
         dt = object if is_exact(a.data) or is_exact(b.data) else ctx.int_dtype
     if kind == "real" and a.log != b.log and op in ("*", "/"):
         # a product with a positive constant stays in log space (counting.py, power)
-        other = _host_positive(b if a.log else a)
+        other = host_positive(b if a.log else a)
         if other is not None:
             logs = (b if a.log else a).with_(data=np.log(other), iota=None, log=True)
             a, b = (a, logs) if a.log else (logs, b)
@@ -174,82 +173,7 @@ def _fin_op(op: str, x: Any, y: Any, n: int) -> Any:
     raise EvalError(f"operator {op} on Fin")
 
 
-def power(base: Arr, exp: Arr, ctx: Ctx) -> Arr:
-    """`base ^ exp`: a natural exponent is `Monoid.npow`, a real one `Real.rpow`.
-
-    An exponent of numerals is a ℕ (Mathlib's default `Monoid.Pow`), so
-    `x ^ (1 / 2)` is `x ^ 0`."""
-    if exp.kind == "real":
-        b = coerce(base, "real", ctx)
-        axes = union_axes(b, exp)
-        ndom = max(len(b.dom), len(exp.dom))
-        if b.log:  # Real.rpow of a positive base: exp (log b * y)
-            y = expand(exp, axes, ndom, ctx.dtype)
-            data = expand(b, axes, ndom, ctx.dtype, logs=True) * y
-            return Arr(data, "real", axes, b.dom or exp.dom, log=True)
-        x = expand(b, axes, ndom, ctx.dtype)
-        data = real_rpow(x, expand(exp, axes, ndom, ctx.dtype))
-        note_result(ctx, (x,), data)
-        return Arr(data, "real", axes, b.dom or exp.dom)
-    e = settle(exp)
-    if e.kind not in ("nat", "fin"):
-        raise EvalError(f"exponent of kind {e.kind}")
-    if e.is_static and not e.axes:
-        k = int(e.data)
-        if k < 0:
-            raise EvalError(f"exponent {k} is not a natural number")
-        if isinstance(base.data, Numeral):
-            return Arr(Numeral.node("^", base.data, value=k), "num")
-        if base.kind in ("nat", "int") and base.is_static:
-            return Arr(int(base.data) ** k, base.kind)
-        if base.log:
-            return log_scaled(base, k)
-        if base.kind == "fin":
-            n = base.bound.n if base.bound else 0
-            d = as_array(base) ** k
-            return base.with_(data=d % n if n else d, iota=None)
-        data = lax.integer_pow(as_array(base), k)
-        if base.kind == "real":
-            note_result(ctx, (as_array(base),), data)
-        return base.with_(data=data, iota=None)
-    if isinstance(base.data, Numeral):
-        raise UntypedNumeral(f"the power {base.data} ^ (a variable) of a type not fixed here")
-    kind = base.kind
-    b = base
-    axes = union_axes(b, e)
-    ndom = max(len(b.dom), len(e.dom))
-    if b.log:  # a positive real (or a natural beyond int64) to a ℕ power, in log space
-        y = expand(coerce(e, "nat", ctx), axes, ndom)
-        lb = expand(b, axes, ndom, logs=True)
-        data = lb * xp_of(y).asarray(y).astype(lb.dtype)
-        return Arr(data, kind, axes, b.dom or e.dom, log=True)
-    hb = _host_positive(b) if kind == "real" else None
-    en = coerce(e, "nat", ctx)
-    if hb is not None and isinstance(en.data, np.ndarray | np.generic | int):
-        # constants (`q ^ j` over `j ∈ Finset.Icc k N`): in log space where a power
-        # leaves float64's normal range (0.7 ^ 10000), exact to its precision there
-        x = expand(b.with_(data=hb), axes, ndom)
-        y = np.asarray(expand(en.with_(data=np.asarray(en.data)), axes, ndom), x.dtype)
-        direct = np.power(x, y)
-        if not np.all(np.isfinite(direct) & (direct >= np.finfo(x.dtype).tiny)):
-            return Arr(np.log(x) * y, kind, axes, b.dom or e.dom, log=True)
-        note_result(ctx, (x,), direct)
-        return Arr(direct, kind, axes, b.dom or e.dom)  # a host constant still
-    x = expand(b, axes, ndom)
-    y = expand(en, axes, ndom)
-    if kind == "real":
-        # x ^ 0 = 1; guarded so that the derivative 0 * x ^ -1 never arises at x = 0
-        z = y == 0
-        data = jnp.where(z, 1.0, jnp.power(x, jnp.where(z, 1, y).astype(x.dtype)))
-        note_result(ctx, (x,), data)
-    else:
-        data = jnp.power(x, y)
-        if kind == "fin" and b.bound is not None and b.bound.n:
-            data = data % b.bound.n
-    return Arr(data, kind, axes, b.dom or e.dom, bound=b.bound if kind == "fin" else None)
-
-
-def _host_positive(v: Arr) -> np.ndarray | None:
+def host_positive(v: Arr) -> np.ndarray | None:
     """The values of v when they are host (NumPy) floats, all positive; else None."""
     d = v.data
     if v.log or not isinstance(d, np.ndarray | np.generic):

@@ -80,6 +80,10 @@ class Host(Protocol):
 
     def _compose(self, t: S.BinOp, env: Env) -> Any: ...
 
+    def _function_valued(self, t: S.Term, env: Env) -> bool: ...
+
+    def _lifted(self, t: S.Term, env: Env) -> S.Lam: ...
+
     # patterns
     def bind_indices(
         self,

@@ -18,6 +18,7 @@ from checkers.language import total as T
 from checkers.language.coercion import coerce, nat_constant
 from checkers.language.errors import EvalError
 from checkers.language.measure import note_operands, note_result
+from checkers.language.powers import power
 from checkers.language.types import TFin, TProd
 from checkers.language.values import (
     Arr,
@@ -81,7 +82,7 @@ def _pi(ev: Evaluator, args: tuple[Any, ...]) -> Any:
 def _rpow(ev: Evaluator, args: tuple[Any, ...]) -> Any:
     x = coerce(ev._arr(args[0], "rpow"), "real", ev.ctx)
     y = coerce(ev._arr(args[1], "rpow"), "real", ev.ctx)
-    return A.power(x, y, ev.ctx)
+    return power(x, y, ev.ctx)
 
 
 def _same_type(k: int, expected: Any) -> Any:
@@ -253,7 +254,7 @@ def _binop(name: str, op: str) -> Builtin:
     def fn(ev: Evaluator, args: tuple[Any, ...]) -> Any:
         a, b = (ev._arr(x, name) for x in args)
         if op == "^":
-            return A.power(a, b, ev.ctx)
+            return power(a, b, ev.ctx)
         return A.arith(op, a, b, ev.ctx)
 
     return Builtin(name, 2, fn)

@@ -3,7 +3,8 @@
 Leading `∀ x,` and `P →` are binders (a statement of several clauses is split
 into them first: propositions.py); the relation is `=`, `≤`, `≥`, `<`, `>`,
 or `≠` / `↔` (read as readings.py says); an equation between functions `f = fun
-(x : T) => e` is checked pointwise at a sampled x : T; binders written without
+(x : T) => e` is checked pointwise at a sampled x : T, and so is one between functions of
+a real its form shows (`deriv Real.sin = Real.cos`, `log ∘ exp = id`); binders written without
 a type get the type their uses settle (inference.py) first, and a binder whose
 type is still unknown makes the theorem unsupported, saying why.
 """
@@ -15,7 +16,8 @@ from typing import Any
 
 from checkers.core import Unsupported
 from checkers.language.inference import settle_types
-from checkers.language.types import const_name, head_and_args
+from checkers.language.types import REAL_NAMES, const_name, head_and_args
+from checkers.language.values import Builtin
 from checkers.library.mathlib_analysis import UNREFUTABLE
 from theorem_index.lean import syntax as S
 
@@ -38,6 +40,9 @@ def split_statement(
         return Unsupported(f"the statement is not an equation or inequality (its head is {what})")
     funext, core = _extensional(core, _binder_names(settled.binders + extra))
     extra = extra + funext
+    if not funext:
+        funext, core = _real_functions_equal(core, settled.binders + extra, sem)
+        extra = extra + funext
     every = settled.binders + extra
     why = untyped_reason(every, core, settled.reasons)
     if why is not None:
@@ -66,6 +71,80 @@ def _extensional(core: S.BinOp, taken: set[str]) -> tuple[tuple[S.Binder, ...], 
         x = S.Var(name)
         core = S.BinOp("=", S.App(core.lhs, (x,)), S.App(core.rhs, (x,)))
     return tuple(extra), core
+
+
+# the point two real functions stated equal are compared at (no source name has ✝)
+_POINT = "x✝"
+
+
+def _real_functions_equal(
+    core: S.BinOp, binders: tuple[S.Binder, ...], sem: Any
+) -> tuple[tuple[S.Binder, ...], S.BinOp]:
+    """`f = g` between functions of a real (`deriv Real.exp = Real.exp`, `deriv f = g`)
+    holds when `f x = g x` at every real x (funext): x becomes a sampled input. A side is
+    such a function where its form says so (`_real_function`); a numeral on the other side
+    is the constant function (`deriv (0 : ℝ → ℝ) = 0`)."""
+    if core.op != "=":
+        return (), core
+    arrows = {n: b.type for b in binders for n in b.names if b.type is not None}
+    sides = (core.lhs, core.rhs)
+    if not any(_real_function(t, arrows, sem) for t in sides):
+        return (), core
+    if not all(_numeral(t) or _function(t, arrows, sem) for t in sides):
+        return (), core
+    x = S.Var(_POINT)
+
+    def at(t: S.Term) -> S.Term:
+        return t if _numeral(t) else S.App(S.Paren(t), (x,))
+
+    real = S.Const("Real", written="ℝ")
+    return (S.Binder("explicit", (_POINT,), real),), S.BinOp("=", at(core.lhs), at(core.rhs))
+
+
+def _numeral(t: S.Term) -> bool:
+    while isinstance(t, S.Paren | S.Typed):
+        t = t.term
+    return isinstance(t, S.Num | S.Decimal)
+
+
+def _function(t: S.Term, arrows: Mapping[str, S.Term], sem: Any) -> bool:
+    """Whether `t` is a function, of reals or of a domain its form does not say (`id`)."""
+    if _real_function(t, arrows, sem):
+        return True
+    while isinstance(t, S.Paren):
+        t = t.term
+    head, args = head_and_args(t)
+    f = sem.library.get(const_name(head) or "")
+    return isinstance(f, Builtin) and len(args) < f.arity
+
+
+def _real_function(t: S.Term, arrows: Mapping[str, S.Term], sem: Any) -> bool:
+    """Whether `t` is, by its form, a function of one real number: a binder of type
+    `ℝ → …`, a library function of reals not applied to all its arguments (`Real.exp`,
+    `Real.logb b`), `deriv f`, or arithmetic of those."""
+    while isinstance(t, S.Paren):
+        t = t.term
+    if isinstance(t, S.Var) and t.name in arrows:
+        ty = arrows[t.name]
+        while isinstance(ty, S.Paren):
+            ty = ty.term
+        return (
+            isinstance(ty, S.BinOp)
+            and ty.op == "→"
+            and const_name(head_and_args(ty.lhs)[0]) in REAL_NAMES
+        )
+    if isinstance(t, S.BinOp) and t.op in ("+", "-", "*", "/"):
+        return any(_real_function(u, arrows, sem) for u in (t.lhs, t.rhs))
+    if isinstance(t, S.BinOp) and t.op == "∘":  # the domain is the inner function's
+        return _real_function(t.rhs, arrows, sem)
+    if isinstance(t, S.Prefix) and t.op == "-":
+        return _real_function(t.arg, arrows, sem)
+    head, args = head_and_args(t)
+    name = const_name(head)
+    f = sem.library.get(name) if name is not None else None
+    if isinstance(f, Builtin) and len(args) < f.arity:
+        return (f.param_types[len(args)] if len(f.param_types) > len(args) else None) == "real"
+    return False
 
 
 def _binder_names(binders: tuple[S.Binder, ...]) -> set[str]:

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from derived_support import evaluate, fin, nat, real, value
 
-from checkers.language import arith as A
 from checkers.language import total as T
 from checkers.language.coercion import Ctx
 from checkers.language.errors import EvalError
+from checkers.language.powers import power
 from checkers.language.values import Arr, Sz
 
 
@@ -26,6 +26,34 @@ def test_divide_real_by_zero_is_zero() -> None:
 def test_invert_zero_is_zero() -> None:
     assert value("x⁻¹", {"x": real(0.0)}) == 0.0
     assert value("x⁻¹", {"x": real(4.0)}) == 0.25
+
+
+def _int(k: int) -> Arr:
+    return Arr(jnp.asarray(k, dtype=jnp.int64), "int")
+
+
+@pytest.mark.parametrize(
+    ("x", "n", "want"),
+    [
+        (2.0, 3, 8.0),
+        (2.0, -2, 0.25),
+        (-2.0, -3, -0.125),
+        (0.0, 0, 1.0),
+        (0.0, -1, 0.0),  # zpow of 0 at a negative exponent: Lean's 0⁻¹ = 0
+        (0.0, 2, 0.0),
+    ],
+)
+def test_integer_power_is_zpow(x: float, n: int, want: float) -> None:
+    # a sampled ℤ exponent, and a literal one
+    assert value("x ^ n", {"x": real(x), "n": _int(n)}) == want
+    assert value(f"x ^ ({n} : ℤ)", {"x": real(x)}) == want
+
+
+def test_zpow_of_zero_breaks_the_successor_law() -> None:
+    # x ^ (n + 1) = x ^ n * x needs x ≠ 0 in Mathlib (zpow_add_one₀): false at 0, -1
+    env = {"x": real(0.0), "n": _int(-1)}
+    assert value("x ^ (n + 1)", env) == 1.0
+    assert value("x ^ n * x", env) == 0.0
 
 
 def test_sqrt_negative_is_zero() -> None:
@@ -193,7 +221,7 @@ def test_differentiate_guarded_sqrt_in_if_gives_finite_gradient() -> None:
 def test_differentiate_nat_power_at_zero_gives_finite_gradient() -> None:
     def f(x: jax.Array) -> jax.Array:
         base = Arr(x, "real")
-        return jnp.asarray(A.power(base, Arr(jnp.asarray(0), "nat"), Ctx()).data)
+        return jnp.asarray(power(base, Arr(jnp.asarray(0), "nat"), Ctx()).data)
 
     assert jax.grad(f)(jnp.asarray(0.0)) == 0.0
 

@@ -13,7 +13,18 @@ from theorem_index.lean import (
     parse_term,
     to_sexpr,
 )
-from theorem_index.lean.syntax import App, BigOp, Binder, BinOp, Ident, Num, Prefix, Proj, Span
+from theorem_index.lean.syntax import (
+    App,
+    BigOp,
+    Binder,
+    BinOp,
+    Ident,
+    Num,
+    Postfix,
+    Prefix,
+    Proj,
+    Span,
+)
 
 DATA = Path(__file__).parent / "data"
 
@@ -152,3 +163,12 @@ def test_parse_interpolated_string_is_one_literal() -> None:
     assert isinstance(t, App)
     assert [type(a).__name__ for a in t.args] == ["Str", "Ident"]
     assert parse_term('f s! "a"') != parse_term('f s!"a"')  # apart, they stay two terms
+
+
+def test_field_after_postfix_operator_projects_the_whole() -> None:
+    # Mathlib's `Mᵀ.det` is `(Mᵀ).det`, `A⁻¹.trace` is `(A⁻¹).trace`
+    t = parse_term("Mᵀ.det = A⁻¹.trace")
+    assert isinstance(t, BinOp)
+    assert isinstance(t.lhs, Proj) and t.lhs.field == "det"
+    assert isinstance(t.lhs.term, Postfix) and t.lhs.term.op == "ᵀ"
+    assert isinstance(t.rhs, Proj) and isinstance(t.rhs.term, Postfix)

@@ -87,8 +87,9 @@ _KIND = {
     "char": "char",
 }
 
-# Tokens after which a `.name`/`.1` written without a space is a projection.
-_CLOSERS = frozenset(")]}⟩⦄·")
+# Tokens after which a `.name`/`.1` written without a space is a projection (the
+# postfix operators too: Mathlib's `Mᵀ.det` is `(Mᵀ).det`).
+_CLOSERS = frozenset(")]}⟩⦄·") | frozenset({"ᵀ", "ᴴ", "⁻¹", "ᶜ"})
 
 
 class Tokens(NamedTuple):

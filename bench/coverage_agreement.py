@@ -8,7 +8,8 @@ process of its own), then decides every theorem as coverage does (`blocker`: JAX
 nothing traced) and compares: coverage's verdict is `checked` where it finds no blocker,
 check's where the result is not `unsupported`. It prints the agreement (the share of
 theorems on which the two verdicts are equal), the counts of both kinds of disagreement
-with the reasons check gave, and writes every disagreement to `OUT/agreement.json`.
+with the reasons check gave, and writes every disagreement to `OUT/agreement.json`,
+with check's counts by status and every `fail` and `error`.
 The target (issue: coverage predicts check) is an agreement of at least 99 % on each
 corpus. Exit 1 below it.
 """
@@ -32,7 +33,7 @@ TARGET = 0.99
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("tree", type=Path)
-    ap.add_argument("--trials", type=int, default=16)
+    ap.add_argument("--trials", type=int, default=64)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args()
@@ -74,6 +75,12 @@ def main() -> int:
             over.append({"name": name, "check": results[name]["reason"] or ""})
         elif why is not None and checked:
             under.append({"name": name, "coverage": why.reason, "check": results[name]["status"]})
+    statuses = Counter(r["status"] for r in results.values())
+    broken = [
+        {"name": r["name"], "status": r["status"], "reason": r["reason"]}
+        for r in results.values()
+        if r["status"] in ("fail", "error")
+    ]
     n = len(predicted)
     agree = 1 - (len(over) + len(under)) / n if n else 1.0
     report = {
@@ -82,6 +89,8 @@ def main() -> int:
         "checked_by_check": sum(r["status"] != "unsupported" for r in results.values()),
         "checked_by_coverage": sum(w is None for w in predicted.values()),
         "agreement": round(agree, 4),
+        "statuses": dict(statuses),
+        "fail_or_error": broken,
         "coverage_over": over,
         "coverage_under": under,
         "check_s": round(check_s, 1),
@@ -94,6 +103,9 @@ def main() -> int:
         f"{len(over)} predicted checked but unsupported, {len(under)} the other way; "
         f"coverage {coverage_s:.1f} s, check {check_s:.1f} s"
     )
+    print("check: " + ", ".join(f"{k} {v}" for k, v in sorted(statuses.items())))
+    for b in broken:
+        print(f"  {b['status']}: {b['name']}: {(b['reason'] or '')[:150]}")
     kinds = Counter(o["check"].split(":")[0][:90] for o in over)
     for reason, k in kinds.most_common(15):
         print(f"  {k:>5}  {reason}")

@@ -25,15 +25,27 @@ from typing import Any
 
 from checkers.core import Unsupported
 from checkers.evaluator.inductives import draw_leaves
+from checkers.evaluator.operators import EVALUATED_OPERATORS
 from checkers.language.errors import NotSupported
 from checkers.language.instances import instantiate
+from checkers.language.types import (
+    INT_NAMES,
+    NAT_NAMES,
+    REAL_NAMES,
+    array_rank,
+    const_name,
+    head_and_args,
+)
+from checkers.library.structures import structure_sampler
 from checkers.premises.binders import plan_binders
 from checkers.premises.reparam import reparametrise
 from checkers.registry.environment import Environment
 from checkers.statements.derive import shared_semantics
+from checkers.statements.matrices import elaborate_matrices
 from checkers.statements.propositions import clauses
 from checkers.statements.statement import split_statement
-from theorem_index.lean import analyse_declaration
+from theorem_index.lean import analyse_declaration, print_term
+from theorem_index.lean import syntax as S
 
 __all__ = ["Blocker", "Coverage", "ModuleCoverage", "VocabularyNeed", "blocker", "coverage"]
 
@@ -102,6 +114,10 @@ def blocker(name: str, env: Environment) -> Blocker | None:
         return Blocker(e.reason, tuple(e.missing))
     if variants is not None:
         binders, statement = variants[0][0].binders, variants[0][0].statement
+    try:
+        binders, statement = elaborate_matrices(binders, statement)
+    except NotSupported as e:
+        return Blocker(e.reason, tuple(e.missing))
     parts = clauses(binders, statement, sem)
     if isinstance(parts, Unsupported):
         return Blocker(parts.reason, tuple(parts.missing))
@@ -124,10 +140,75 @@ def _clause_blocker(binders: tuple[Any, ...], statement: Any, sem: Any) -> Block
         plan = plan_binders(every, core, sizes_from_arguments=False)
     except NotSupported as e:
         return Blocker(e.reason, tuple(e.missing))
-    missing = sem.missing_in([core, *(h.prop for h in plan.hyps if h.how in _EVALUATED)])
+    evaluated = [core, *(h.prop for h in plan.hyps if h.how in _EVALUATED)]
+    missing = sem.missing_in(evaluated)
     if missing:
         return Blocker(f"no semantics for: {', '.join(missing)}", tuple(missing))
+    for inp in plan.inputs:
+        if inp.role not in _DRAWN_OTHERWISE and not _sampleable(inp.type, sem, 0):
+            return Blocker(
+                f"the binder {inp.name} : {print_term(inp.type)} is not a number, index or "
+                "array over Fin, so it cannot be sampled"
+            )
+    for t in evaluated:
+        for u in S.subterms(t):
+            if isinstance(u, _NOT_EVALUATED):
+                return Blocker(f"the construct {type(u).__name__} is not evaluated")
+            if isinstance(u, S.BinOp) and u.op not in EVALUATED_OPERATORS and u.op != "×":
+                return Blocker(f"the operator {u.op}")
+            if isinstance(u, S.Postfix) and u.op != "⁻¹":
+                return Blocker(f"postfix {u.op}")
+            if isinstance(u, S.Quant) and u.q in ("∀", "∃") and u.bound is None:
+                for b in u.binders:
+                    pair = isinstance(b.type, S.BinOp) and b.type.op == "×"
+                    if b.type is not None and (pair or const_name(b.type) in _NUMBERS):
+                        return Blocker(
+                            f"a quantifier over a type other than Fin n ({', '.join(b.names)})"
+                        )
     return None
+
+
+# inputs drawn by their own samplers (structures, ℤ and ℕ values, lists, functions)
+_DRAWN_OTHERWISE = ("struct", "int", "list", "function", "nat")
+# constructs the evaluator refuses wherever they occur (evaluate.py)
+_NOT_EVALUATED = (S.Integral,)
+# how many definitions of types are unfolded to find what a binder's type is
+_TYPE_DEPTH = 4
+
+
+def _sampleable(ty: Any, sem: Any, depth: int) -> bool:
+    """Whether the sampler can draw a binder of type `ty` (what `input_specs` decides once
+    the type is evaluated): arrays over `Fin` of numbers or indices, through definitions of
+    types (`Vec n := Fin n → ℝ`) whose equations parse; a type named nowhere (a variable
+    not instantiated) is given the benefit of the doubt."""
+    t = ty
+    while isinstance(t, S.Paren):
+        t = t.term
+    while isinstance(t, S.BinOp) and t.op == "→":
+        t = t.rhs
+        while isinstance(t, S.Paren):
+            t = t.term
+    if isinstance(t, S.BinOp):  # `Fin 2 × Fin 2`: pairs are not drawn
+        return False
+    head, _ = head_and_args(t)
+    name = const_name(head)
+    if name is None:
+        return not isinstance(head, S.Const)
+    if name in _SCALARS or array_rank(name) is not None or structure_sampler(name) is not None:
+        return True
+    decl = sem.declaration(name)
+    if decl is None or decl.kind not in ("def", "abbrev") or depth >= _TYPE_DEPTH:
+        return False
+    if isinstance(sem.equation(name), NotSupported):  # the evaluator cannot unfold it
+        return False
+    body = analyse_declaration(decl, sem.known).equations
+    if len(body) != 1 or not isinstance(body[0], S.BinOp) or body[0].op != "=":
+        return False
+    return _sampleable(body[0].rhs, sem, depth + 1)
+
+
+_NUMBERS = REAL_NAMES | NAT_NAMES | INT_NAMES
+_SCALARS = _NUMBERS | {"Fin"}
 
 
 def coverage(env: Environment, *, module: str | None = None) -> Coverage:

@@ -226,7 +226,7 @@ def instantiate(
             else:
                 raise NotSupported(f"the instance [{_text(b.type)}] is not modelled")
         on_vars.append((b, cls, tuple(names)))
-    finite = _finite_variables(tvars, on_vars)
+    finite = _finite_variables(tvars, on_vars, _matrix_indices(binders))
     finite_binders = {id(b) for b, _, args in on_vars if any(a in finite for a in args)}
     on_vars = [c for c in on_vars if id(c[0]) not in finite_binders]
     tvars = [v for v in tvars if v not in finite]
@@ -285,13 +285,27 @@ def instantiate(
     return out, len(choices) - len(out)
 
 
+def _matrix_indices(binders: Iterable[S.Binder]) -> set[str]:
+    """The type variables written as a `Matrix`'s row or column type in a binder's type."""
+    out: set[str] = set()
+    for b in binders:
+        for u in S.subterms(b.type) if b.type is not None else ():
+            head, args = head_and_args(u)
+            if const_name(head) == "Matrix" and len(args) == 3:
+                out |= {a.name for a in args[:2] if isinstance(a, S.Var | S.Ident)}
+    return out
+
+
 def _finite_variables(
-    tvars: Sequence[str], on_vars: Sequence[tuple[S.Binder, str, tuple[str, ...]]]
+    tvars: Sequence[str],
+    on_vars: Sequence[tuple[S.Binder, str, tuple[str, ...]]],
+    indexing: set[str],
 ) -> list[str]:
-    """The type variables with a finiteness class: finite types of indices, checked at
-    `Fin k` (see the module). Raises NotSupported where one has a class some `Fin k`
-    lacks."""
+    """The type variables with a finiteness class, and those that index a `Matrix`
+    (`indexing`): finite types of indices, checked at `Fin k` (see the module). Raises
+    NotSupported where one has a class some `Fin k` lacks."""
     finite = [v for v in tvars if any(cls in _FINITE and v in args for _, cls, args in on_vars)]
+    finite += [v for v in tvars if v not in finite and v in indexing]
     for b, cls, args in on_vars:
         if not any(a in finite for a in args):
             continue

@@ -41,6 +41,7 @@ from checkers.library.counting import COUNTING
 from checkers.library.lean_core import CORE
 from checkers.library.lists import LISTS
 from checkers.library.mathlib_analysis import READINGS
+from checkers.library.mathlib_linear_algebra import MATRICES, MATRIX_FUNCTIONS
 from checkers.library.plugins import build_library, load_packs
 from checkers.library.probability import PROBABILITY
 from checkers.library.reach import Reach
@@ -58,12 +59,17 @@ BASE: tuple[Builtin, ...] = (
     *COUNTING,
     *PROBABILITY,
     *DERIVATIVES,
+    *MATRICES,
 )
 # ... with every installed project's vocabulary pack (entry points, plugins.py).
 _LOADED = build_library(BASE, load_packs())
 LIBRARY: dict[str, Builtin] = dict(_LOADED.builtins)
 
-ALWAYS_LIBRARY = frozenset({"Proofs.pdiv", "Proofs.pdivMat", "fderiv", "deriv"})
+# (Mathlib's matrix functions too: their ingested definitions go through linear maps and
+# permutations the evaluator does not model; the library computes them on arrays)
+ALWAYS_LIBRARY = frozenset({"Proofs.pdiv", "Proofs.pdivMat", "fderiv", "deriv"}) | frozenset(
+    MATRIX_FUNCTIONS
+)
 # Lean core's proof terms, passed where a proof is expected (`correct := fun _ => rfl`)
 # and Lean core's lemmas that the corpus passes as arguments (`Fin.cast (congrArg (N * ·)
 # (Nat.mul_assoc oc h w))`)

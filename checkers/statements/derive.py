@@ -54,6 +54,7 @@ from checkers.statements.checker import (  # noqa: F401  (re-exported)
     trial_dims,
 )
 from checkers.statements.conjunction import Conjunction, at_instances
+from checkers.statements.matrices import elaborate_matrices
 from checkers.statements.propositions import Clause, clauses
 from checkers.statements.statement import split_statement
 from checkers.statements.trial_inputs import NAT_INPUT_RANGE  # noqa: F401  (re-exported)
@@ -146,6 +147,10 @@ def _derive_statement(
     name: str, env: Any, sem: Semantics, binders: tuple[S.Binder, ...], statement: S.Term
 ) -> Any:
     """The checker of a statement (a `Conjunction` of its clauses where it has several)."""
+    try:
+        binders, statement = elaborate_matrices(binders, statement)
+    except NotSupported as e:
+        return Unsupported(e.reason, e.missing)
     parts = clauses(binders, statement, sem)
     if isinstance(parts, Unsupported):
         return parts

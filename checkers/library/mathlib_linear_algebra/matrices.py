@@ -1,0 +1,265 @@
+"""Mathlib's matrices (Mathlib/LinearAlgebra/Matrix/, Mathlib/Data/Matrix/): a
+`Matrix m n α` over finite index types `Fin a`, `Fin b` is an array `Fin a → Fin b → α`,
+so its sum, negation, scalar multiple and entries are an array's (Mathlib defines them
+entrywise). What is not entrywise is named, never `*`: statements/matrices.py rewrites
+a statement's matrix product, inverse, power and identity to the functions here first,
+and refuses one whose operands it cannot type.
+
+- `Matrix.mul A B` (Mathlib's `A * B`, Mathlib/Data/Matrix/Mul.lean): `∑ j, A i j * B j k`.
+- `Matrix.mulVec A v` (`A *ᵥ v`), `Matrix.vecMul v A` (`v ᵥ* A`), `dotProduct v w`
+  (`v ⬝ᵥ w`), `Matrix.trace A` (`∑ i, A i i`), `Matrix.transpose A` (`Aᵀ`),
+  `Matrix.diagonal d`, `Matrix.of f` (f itself).
+- `Matrix.det A` (Mathlib/LinearAlgebra/Matrix/Determinant/Basic.lean): Leibniz's sum
+  over permutations, products and sums only, so a trial's determinant of exact entries
+  is evaluated exactly when a failure is confirmed (a factorisation would not be).
+- `Matrix.inv A` (`A⁻¹`, Mathlib/LinearAlgebra/Matrix/NonsingularInverse.lean): Lean's
+  total inverse `Ring.inverse (det A) • adjugate A`: the adjugate divided by the
+  determinant, 0 where the determinant is not a unit (0 over ℝ; not ±1 over ℤ).
+- `Matrix.pow A k` (`A ^ k`, k : ℕ): k products, k a literal or drawn (up to
+  `MAX_POWER`, each power computed and the drawn one selected).
+- `Matrix.scalarOf A c` (a numeral c where a matrix the size of A is expected: `A = 1`,
+  `A + 2`): `c` on the diagonal, Mathlib's `(c : Matrix n n α)`.
+
+Square sizes and matching shapes are checked where they are used; the evaluator's
+arrays of ℝ, ℤ and ℕ entries alike (an ℕ matrix's entries stay ℕ).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Any
+
+from checkers.language.coercion import coerce
+from checkers.language.errors import EvalError
+from checkers.language.measure import note_terms
+from checkers.language.total import real_inv
+from checkers.language.values import Arr, Builtin, Sz, as_array
+from checkers.language.vectorise import call_vectorised
+from checkers.lazyjax import jnp
+
+if TYPE_CHECKING:
+    from checkers.evaluator.evaluate import Evaluator
+
+__all__ = ["MATRICES", "MATRIX_FUNCTIONS", "MAX_POWER"]
+
+MAX_POWER = 10  # a drawn ℕ exponent lies in 0..10 (trial_inputs.NAT_INPUT_RANGE)
+_RANK = {"nat": 0, "int": 1, "real": 2}
+
+
+def _entries(ev: Evaluator, args: tuple[Any, ...], name: str, ranks: tuple[int, ...]) -> list[Arr]:
+    """The arguments as arrays of one kind of entries (the widest), each of the rank
+    asked (2: a matrix, 1: a vector, 0: a number)."""
+    xs = [ev._arr(a, name) for a in args]
+    for x, r in zip(xs, ranks, strict=True):
+        if x.kind not in _RANK or len(x.dom) != r:
+            raise EvalError(f"{name} of a {x.describe()}")
+    kind = max((x.kind for x in xs), key=_RANK.__getitem__)
+    return [coerce(x, kind, ev.ctx) if x.kind != kind else x for x in xs]
+
+
+def _same(a: Sz, b: Sz, name: str) -> None:
+    if a.n != b.n:
+        raise EvalError(f"{name}: sizes {a.n} and {b.n} differ")
+
+
+def _sums(ev: Evaluator, *factors: Arr) -> None:
+    """The terms a function sums are bounded by the product of its factors' magnitudes
+    (measure.py: the comparison's scale)."""
+    note_terms(ev.ctx, *(as_array(f) for f in factors))
+
+
+def _mul(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
+    a, b = _entries(ev, args, "Matrix.mul", (2, 2))
+    _same(a.dom[1], b.dom[0], "Matrix.mul")
+    _sums(ev, a, b)
+    return call_vectorised(
+        lambda x, y: jnp.einsum("ij,jk->ik", x, y), [a, b], kind=a.kind,
+        dom=(a.dom[0], b.dom[1]),
+    )  # fmt: skip
+
+
+def _mul_vec(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
+    a, v = _entries(ev, args, "Matrix.mulVec", (2, 1))
+    _same(a.dom[1], v.dom[0], "Matrix.mulVec")
+    _sums(ev, a, v)
+    return call_vectorised(
+        lambda x, y: jnp.einsum("ij,j->i", x, y), [a, v], kind=a.kind, dom=(a.dom[0],)
+    )
+
+
+def _vec_mul(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
+    v, a = _entries(ev, args, "Matrix.vecMul", (1, 2))
+    _same(v.dom[0], a.dom[0], "Matrix.vecMul")
+    _sums(ev, v, a)
+    return call_vectorised(
+        lambda y, x: jnp.einsum("i,ij->j", y, x), [v, a], kind=a.kind, dom=(a.dom[1],)
+    )
+
+
+def _dot(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
+    v, w = _entries(ev, args, "dotProduct", (1, 1))
+    _same(v.dom[0], w.dom[0], "dotProduct")
+    _sums(ev, v, w)
+    return call_vectorised(lambda x, y: jnp.einsum("i,i->", x, y), [v, w], kind=v.kind, dom=())
+
+
+def _square(ev: Evaluator, args: tuple[Any, ...], name: str) -> Arr:
+    (a,) = _entries(ev, args, name, (2,))
+    _same(a.dom[0], a.dom[1], name)
+    return a
+
+
+def _trace(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
+    a = _square(ev, args, "Matrix.trace")
+    _sums(ev, a)
+    return call_vectorised(lambda x: jnp.einsum("ii->", x), [a], kind=a.kind, dom=())
+
+
+def _transpose(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
+    (a,) = _entries(ev, args, "Matrix.transpose", (2,))
+    return call_vectorised(lambda x: jnp.swapaxes(x, 0, 1), [a], kind=a.kind,
+                           dom=(a.dom[1], a.dom[0]))  # fmt: skip
+
+
+def _diagonal(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
+    (d,) = _entries(ev, args, "Matrix.diagonal", (1,))
+    n = d.dom[0]
+    return call_vectorised(lambda x: jnp.diag(x), [d], kind=d.kind, dom=(n, n))
+
+
+def _of(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
+    (a,) = _entries(ev, args, "Matrix.of", (2,))
+    return a
+
+
+def _det_of(x: Any, n: int, rows: list[int] | None = None, cols: list[int] | None = None) -> Any:
+    """Leibniz's determinant of the n×n array x (of its rows × cols, where given):
+    products and sums of its entries only."""
+    rows = list(range(n)) if rows is None else rows
+    cols = list(range(n)) if cols is None else cols
+    m = len(rows)
+    if m == 0:
+        return jnp.ones((), x.dtype)
+    total = None
+    for perm in itertools.permutations(range(m)):
+        term = x[rows[0], cols[perm[0]]]
+        for i in range(1, m):
+            term = term * x[rows[i], cols[perm[i]]]
+        if _sign(perm) < 0:
+            term = -term
+        total = term if total is None else total + term
+    return total
+
+
+def _sign(perm: tuple[int, ...]) -> int:
+    inversions = sum(1 for i, j in itertools.combinations(range(len(perm)), 2) if perm[i] > perm[j])
+    return -1 if inversions % 2 else 1
+
+
+def _adjugate_of(x: Any, n: int) -> Any:
+    """The adjugate: adj j i = (-1)^(i+j) · the determinant of x without row i, column j."""
+    rows = []
+    for j in range(n):
+        row = []
+        for i in range(n):
+            minor = _det_of(x, n, [r for r in range(n) if r != i], [c for c in range(n) if c != j])
+            row.append(minor if (i + j) % 2 == 0 else -minor)
+        rows.append(jnp.stack(row))
+    return jnp.stack(rows)
+
+
+# the largest size whose determinant is expanded (5! = 120 products)
+MAX_DET_SIZE = 5
+
+
+def _det(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
+    a = _square(ev, args, "Matrix.det")
+    n = a.dom[0].n
+    if n > MAX_DET_SIZE:
+        raise EvalError(f"Matrix.det of a {n}×{n} matrix: expanded up to {MAX_DET_SIZE} only")
+    _sums(ev, *([a] * n))  # products of n entries
+    return call_vectorised(lambda x: _det_of(x, n), [a], kind=a.kind, dom=())
+
+
+def _inv(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
+    a = _square(ev, args, "Matrix.inv")
+    n = a.dom[0].n
+    if n > MAX_DET_SIZE:
+        raise EvalError(f"Matrix.inv of a {n}×{n} matrix: expanded up to {MAX_DET_SIZE} only")
+    if a.kind == "nat":
+        raise EvalError("Matrix.inv of a matrix of naturals (ℕ is not a commutative ring)")
+
+    def inv(x: Any) -> Any:
+        det = _det_of(x, n)
+        adj = _adjugate_of(x, n)
+        if a.kind == "real":  # Ring.inverse of a field: d⁻¹, and 0⁻¹ = 0
+            return real_inv(det) * adj
+        unit = (det == 1) | (det == -1)  # ℤ's units: the inverse of ±1 is itself
+        return jnp.where(unit, det * adj, jnp.zeros_like(adj))
+
+    return call_vectorised(inv, [a], kind=a.kind, dom=a.dom)
+
+
+def _power_of(x: Any, k: int) -> Any:
+    out = jnp.eye(x.shape[0], dtype=x.dtype)
+    for _ in range(k):
+        out = jnp.einsum("ij,jk->ik", out, x)
+    return out
+
+
+def _pow(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
+    a = _square(ev, args[:1], "Matrix.pow")
+    k = coerce(ev._arr(args[1], "Matrix.pow"), "nat", ev.ctx)
+    if k.is_static and not k.axes:
+        power = int(k.data)
+        return call_vectorised(lambda x: _power_of(x, power), [a], kind=a.kind, dom=a.dom)
+
+    def select(x: Any, e: Any) -> Any:
+        out = jnp.zeros_like(x)
+        for j in range(MAX_POWER + 1):
+            out = jnp.where(e == j, _power_of(x, j), out)
+        return out
+
+    return call_vectorised(select, [a, k], kind=a.kind, dom=a.dom)
+
+
+def _scalar_of(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
+    a = _square(ev, args[:1], "Matrix.scalarOf")
+    c = coerce(ev._arr(args[1], "Matrix.scalarOf"), a.kind, ev.ctx)
+    n = a.dom[0].n
+    return call_vectorised(
+        lambda x, s: s * jnp.eye(n, dtype=x.dtype), [a, c], kind=a.kind, dom=a.dom
+    )
+
+
+MATRICES: tuple[Builtin, ...] = (
+    Builtin("Matrix.mul", 2, _mul),
+    Builtin("Matrix.mulVec", 2, _mul_vec),
+    Builtin("Matrix.vecMul", 2, _vec_mul),
+    Builtin("dotProduct", 2, _dot),
+    Builtin("Matrix.dotProduct", 2, _dot),
+    Builtin("Matrix.trace", 1, _trace),
+    Builtin("Matrix.transpose", 1, _transpose),
+    Builtin("Matrix.diagonal", 1, _diagonal),
+    Builtin("Matrix.of", 1, _of),
+    Builtin("Matrix.det", 1, _det),
+    Builtin("Matrix.inv", 1, _inv),
+    Builtin("Matrix.pow", 2, _pow),
+    Builtin("Matrix.scalarOf", 2, _scalar_of),
+)
+# what each returns: a matrix, a vector or a number (statements/matrices.py types by it)
+MATRIX_FUNCTIONS: dict[str, str] = {
+    "Matrix.mul": "matrix",
+    "Matrix.mulVec": "vector",
+    "Matrix.vecMul": "vector",
+    "dotProduct": "scalar",
+    "Matrix.dotProduct": "scalar",
+    "Matrix.trace": "scalar",
+    "Matrix.transpose": "matrix",
+    "Matrix.diagonal": "matrix",
+    "Matrix.of": "matrix",
+    "Matrix.det": "scalar",
+    "Matrix.inv": "matrix",
+    "Matrix.pow": "matrix",
+    "Matrix.scalarOf": "matrix",
+}

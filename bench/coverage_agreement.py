@@ -9,7 +9,8 @@ nothing traced) and compares: coverage's verdict is `checked` where it finds no 
 check's where the result is not `unsupported`. It prints the agreement (the share of
 theorems on which the two verdicts are equal), the counts of both kinds of disagreement
 with the reasons check gave, and writes every disagreement to `OUT/agreement.json`,
-with check's counts by status and every `fail` and `error`.
+with check's counts by status and every `fail` and `error`; check's own output is kept as
+`OUT/check.json` (bench/corpus_figures.py reads it).
 The target (issue: coverage predicts check) is an agreement of at least 99 % on each
 corpus. Exit 1 below it.
 """
@@ -56,6 +57,7 @@ def main() -> int:
         env=env, cwd=ROOT, check=False, capture_output=True, text=True,
     )  # fmt: skip
     check_s = time.perf_counter() - start
+    (out / "check.json").write_text(got.stdout)  # for bench/corpus_figures.py
     results = {r["name"]: r for r in json.loads(got.stdout)}
     os.environ.update({k: env[k] for k in ("PROOFBRIDGE_DATA_DIR", "PROOFBRIDGE_DATABASE_URL")})
     from app.db import get_sessionmaker

@@ -114,10 +114,6 @@ def blocker(name: str, env: Environment) -> Blocker | None:
         return Blocker(e.reason, tuple(e.missing))
     if variants is not None:
         binders, statement = variants[0][0].binders, variants[0][0].statement
-    try:
-        binders, statement = elaborate_matrices(binders, statement)
-    except NotSupported as e:
-        return Blocker(e.reason, tuple(e.missing))
     parts = clauses(binders, statement, sem)
     if isinstance(parts, Unsupported):
         return Blocker(parts.reason, tuple(parts.missing))
@@ -131,6 +127,10 @@ def blocker(name: str, env: Environment) -> Blocker | None:
 
 def _clause_blocker(binders: tuple[Any, ...], statement: Any, sem: Any) -> Blocker | None:
     """Why one clause (propositions.py) gets no checker, or None."""
+    try:
+        binders, statement = elaborate_matrices(binders, statement)
+    except NotSupported as e:
+        return Blocker(e.reason, tuple(e.missing))
     split = split_statement(binders, statement, sem)
     if not isinstance(split, tuple):
         return Blocker(split.reason, tuple(split.missing))

@@ -78,6 +78,10 @@ _SEMIRING = frozenset(
         "StrictOrderedSemiring", "StrictOrderedCommSemiring", "LinearOrderedSemiring",
         "LinearOrderedCommSemiring", "IsOrderedAddMonoid", "IsOrderedCancelAddMonoid",
         "IsOrderedRing", "IsStrictOrderedRing", "Archimedean",
+        # the trivial star (`TrivialStar`): `star x = x`, so a matrix's conjugate
+        # transpose is its transpose
+        "Star", "InvolutiveStar", "StarMul", "StarAddMonoid", "StarRing", "TrivialStar",
+        "StarOrderedRing", "StarModule",
     }
 )  # fmt: skip
 # ℝ and ℤ: ordered commutative rings (ℕ has no negation), normed by |·|.

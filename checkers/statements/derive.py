@@ -147,10 +147,6 @@ def _derive_statement(
     name: str, env: Any, sem: Semantics, binders: tuple[S.Binder, ...], statement: S.Term
 ) -> Any:
     """The checker of a statement (a `Conjunction` of its clauses where it has several)."""
-    try:
-        binders, statement = elaborate_matrices(binders, statement)
-    except NotSupported as e:
-        return Unsupported(e.reason, e.missing)
     parts = clauses(binders, statement, sem)
     if isinstance(parts, Unsupported):
         return parts
@@ -163,6 +159,10 @@ def derive_clause(
     name: str, env: Any, sem: Semantics, binders: tuple[S.Binder, ...], statement: S.Term
 ) -> DerivedChecker | Unsupported:
     """The checker of one clause `∀ .., P → A R B` under the theorem's binders."""
+    try:  # after the predicates are unfolded, so that their bodies are rewritten too
+        binders, statement = elaborate_matrices(binders, statement)
+    except NotSupported as e:
+        return Unsupported(e.reason, e.missing)
     split = split_statement(binders, statement, sem)
     if isinstance(split, Unsupported):
         return split

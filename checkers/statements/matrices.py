@@ -7,7 +7,8 @@ expected is a multiple of the identity. So the statement is rewritten first, eac
 subterm typed as a matrix, a vector, a number or unknown from the binders' types:
 
 - `A * B` of matrices is `Matrix.mul A B`; `c * A`, `A * c` with c a numeral `c • A`;
-- `A⁻¹` is `Matrix.inv A`, `A ^ k` is `Matrix.pow A k`, `Aᵀ` is `Matrix.transpose A`;
+- `A⁻¹` is `Matrix.inv A`, `A ^ k` is `Matrix.pow A k`, `Aᵀ` is `Matrix.transpose A`,
+  `Aᴴ` and `star A` are `Matrix.conjTranspose A`;
 - a numeral beside a matrix in `+`, `-` or a relation is `Matrix.scalarOf A c` (c on the
   diagonal), and `(c : Matrix n n α)` is `Matrix.diagonal fun _ => c`;
 - `v ⬝ᵥ w`, `A *ᵥ v`, `v ᵥ* A` and the field notations `A.det`, `A.trace`,
@@ -38,6 +39,8 @@ _FIELDS = {
     "det": "Matrix.det",
     "trace": "Matrix.trace",
     "transpose": "Matrix.transpose",
+    "conjTranspose": "Matrix.conjTranspose",
+    "adjugate": "Matrix.adjugate",
     "mulVec": "Matrix.mulVec",
 }
 _INFIX = {"⬝ᵥ": "dotProduct", "*ᵥ": "Matrix.mulVec", "ᵥ*": "Matrix.vecMul"}
@@ -182,7 +185,11 @@ class _Elaborator:
         inner, k = self.term(t.term)
         if _is_matrix_type(t.type):
             _, (a, b, alpha) = head_and_args(t.type)
-            if k == NUM:  # `(c : Matrix n n α)`: c on the diagonal
+            if k == NUM and _is_zero(inner):  # `(0 : Matrix m n α)`: every entry 0
+                rows = S.Binder("plain", ("_",), a)
+                cols = S.Binder("plain", ("_",), b)
+                return S.Paren(S.Lam((rows, cols), S.Typed(inner, alpha))), MATRIX
+            if k == NUM and a == b:  # `(c : Matrix n n α)`: c on the diagonal
                 lam = S.Lam((S.Binder("plain", ("_",), a),), S.Typed(inner, alpha))
                 return _app("Matrix.diagonal", S.Paren(lam)), MATRIX
             if k != MATRIX:
@@ -199,6 +206,9 @@ class _Elaborator:
         if isinstance(fn, S.Proj):
             return self.proj(fn, terms)
         head, k = self.term(t.fn)
+        if isinstance(fn, S.Const) and fn.name == "star" and args and args[0][1] == MATRIX:
+            # a matrix's star is its conjugate transpose (Mathlib's `Matrix.instStar`)
+            return _app("Matrix.conjTranspose", *terms), _applied(MATRIX, len(terms) - 1)
         if isinstance(fn, S.Const) and fn.name in MATRIX_FUNCTIONS:
             arity = _ARITY.get(fn.name, 1)
             k = MATRIX_FUNCTIONS[fn.name] if len(terms) >= arity else None
@@ -246,10 +256,10 @@ class _Elaborator:
             if a == MATRIX and b in (NUM, SCALAR, None):
                 return _app("Matrix.pow", lhs, rhs), MATRIX
             raise self.refuse(t, "a power of a matrix")
-        if op in ("+", "-", "=", "≠"):
-            if a == NUM:
+        if op in ("+", "-", "=", "≠"):  # 0 is the zero matrix, entrywise, of any shape
+            if a == NUM and not _is_zero(lhs):
                 lhs = _app("Matrix.scalarOf", rhs, lhs)
-            elif b == NUM:
+            elif b == NUM and not _is_zero(rhs):
                 rhs = _app("Matrix.scalarOf", lhs, rhs)
             return S.BinOp(op, lhs, rhs), (MATRIX if op in ("+", "-") else None)
         if op == "•":
@@ -268,15 +278,21 @@ class _Elaborator:
 
     def postfix(self, t: S.Postfix) -> tuple[S.Term, str | None]:
         arg, k = self.term(t.arg)
-        if t.op == "ᵀ":
+        if t.op in ("ᵀ", "ᴴ"):
             if k != MATRIX:
                 raise self.refuse(t, "a transpose of a value not typed as a matrix")
-            return _app("Matrix.transpose", arg), MATRIX
+            return _app("Matrix.transpose" if t.op == "ᵀ" else "Matrix.conjTranspose", arg), MATRIX
         if t.op == "⁻¹" and k == MATRIX:
             return _app("Matrix.inv", arg), MATRIX
         if t.op == "⁻¹" and k is None and self._near_matrices(t):
             raise self.refuse(t, "an inverse of a value not typed")
         return S.Postfix(t.op, arg), k
+
+
+def _is_zero(t: S.Term) -> bool:
+    while isinstance(t, S.Paren):
+        t = t.term
+    return isinstance(t, S.Num) and int(t.text, 0) == 0
 
 
 def _applied(kind: str | None, extra: int) -> str | None:

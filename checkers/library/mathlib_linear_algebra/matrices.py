@@ -12,6 +12,9 @@ and refuses one whose operands it cannot type.
 - `Matrix.det A` (Mathlib/LinearAlgebra/Matrix/Determinant/Basic.lean): Leibniz's sum
   over permutations, products and sums only, so a trial's determinant of exact entries
   is evaluated exactly when a failure is confirmed (a factorisation would not be).
+- `Matrix.adjugate A`: each entry a cofactor, by the same expansion.
+- `Matrix.conjTranspose A` (`Aᴴ`, `star A`): the transpose, since every modelled type of
+  entries (ℝ, ℤ, ℕ) has the trivial star; `star x` of a number or a vector is x.
 - `Matrix.inv A` (`A⁻¹`, Mathlib/LinearAlgebra/Matrix/NonsingularInverse.lean): Lean's
   total inverse `Ring.inverse (det A) • adjugate A`: the adjugate divided by the
   determinant, 0 where the determinant is not a unit (0 over ℝ; not ±1 over ℤ).
@@ -127,6 +130,23 @@ def _diagonal(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
     return call_vectorised(lambda x: jnp.diag(x), [d], kind=d.kind, dom=(n, n))
 
 
+def _adjugate(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
+    a = _square(ev, args, "Matrix.adjugate")
+    n = a.dom[0].n
+    if n > MAX_DET_SIZE:
+        raise EvalError(f"Matrix.adjugate of a {n}×{n} matrix: expanded up to {MAX_DET_SIZE} only")
+    return call_vectorised(lambda x: _adjugate_of(x, n), [a], kind=a.kind, dom=a.dom)
+
+
+def _star(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
+    """`star x` of a modelled number (ℝ, ℤ, ℕ: `TrivialStar`) or of a vector of them: x.
+    A matrix's star is its conjugate transpose, which the rewrite names instead."""
+    x = ev._arr(args[0], "star")
+    if x.kind not in _RANK or len(x.dom) > 1:
+        raise EvalError(f"star of a {x.describe()}")
+    return x
+
+
 def _of(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
     (a,) = _entries(ev, args, "Matrix.of", (2,))
     return a
@@ -158,6 +178,8 @@ def _sign(perm: tuple[int, ...]) -> int:
 
 def _adjugate_of(x: Any, n: int) -> Any:
     """The adjugate: adj j i = (-1)^(i+j) · the determinant of x without row i, column j."""
+    if n == 0:
+        return jnp.zeros((0, 0), x.dtype)
     rows = []
     for j in range(n):
         row = []
@@ -243,6 +265,11 @@ MATRICES: tuple[Builtin, ...] = (
     Builtin("Matrix.diagonal", 1, _diagonal),
     Builtin("Matrix.of", 1, _of),
     Builtin("Matrix.det", 1, _det),
+    Builtin("Matrix.adjugate", 1, _adjugate),
+    # the modelled entries (ℝ, ℤ, ℕ) have the trivial star: the conjugate transpose is the
+    # transpose
+    Builtin("Matrix.conjTranspose", 1, _transpose),
+    Builtin("star", 1, _star),
     Builtin("Matrix.inv", 1, _inv),
     Builtin("Matrix.pow", 2, _pow),
     Builtin("Matrix.scalarOf", 2, _scalar_of),
@@ -259,6 +286,8 @@ MATRIX_FUNCTIONS: dict[str, str] = {
     "Matrix.diagonal": "matrix",
     "Matrix.of": "matrix",
     "Matrix.det": "scalar",
+    "Matrix.adjugate": "matrix",
+    "Matrix.conjTranspose": "matrix",
     "Matrix.inv": "matrix",
     "Matrix.pow": "matrix",
     "Matrix.scalarOf": "matrix",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from derived_support import environment, real, theorem, value
+from derived_support import definition, environment, real, theorem, value
 
 from checkers import check
 from checkers.language.errors import NotSupported
@@ -40,6 +40,18 @@ STATEMENTS = {
         f"{SQ} (d : n → ℝ) (A : Matrix n n ℝ) (i j : n)",
         "(Matrix.diagonal d * A) i j = d i * A i j",
     ),
+    "conjTranspose_mul": (
+        "{n : Type*} [Fintype n] {R : Type*} [CommRing R] [StarRing R] (A B : Matrix n n R)",
+        "(A * B)ᴴ = Bᴴ * Aᴴ",
+    ),
+    "star_is_conjTranspose": ("{n : Type*} (A : Matrix n n ℝ)", "star A = Aᴴ"),
+    "mul_adjugate": (
+        f"{SQ} (A : Matrix n n ℝ)",
+        "A * Matrix.adjugate A = A.det • (1 : Matrix n n ℝ)",
+    ),
+    "adjugate_fin_zero": ("(A : Matrix (Fin 0) (Fin 0) ℝ)", "Matrix.adjugate A = 0"),
+    "det_fin_zero": ("(A : Matrix (Fin 0) (Fin 0) ℝ)", "A.det = 1"),
+    "sub_self": ("{m n : Type*} (A : Matrix m n ℤ)", "A - A = 0"),
     # mutants: commuted, transposed, additive determinant, inverse without its hypothesis,
     # a power off by one
     "mul_comm_wrong": (f"{SQ} (A B : Matrix n n ℝ)", "A * B = B * A"),
@@ -50,6 +62,11 @@ STATEMENTS = {
     ),
     "inv_inv_wrong": (f"{SQ} (A : Matrix n n ℤ)", "A⁻¹⁻¹ = A"),
     "pow_succ_wrong": (f"{SQ} (M : Matrix n n ℝ) (k : ℕ)", "M ^ (k + 1) = M ^ k * M * M"),
+    "conjTranspose_mul_wrong": (
+        "{n : Type*} [Fintype n] {R : Type*} [CommRing R] [StarRing R] (A B : Matrix n n R)",
+        "(A * B)ᴴ = Aᴴ * Bᴴ",
+    ),
+    "mul_adjugate_wrong": (f"{SQ} (A : Matrix n n ℝ)", "A * Matrix.adjugate A = 1"),
     "diagonal_mul_wrong": (
         f"{SQ} (d : n → ℝ) (A : Matrix n n ℝ) (i j : n)",
         "(Matrix.diagonal d * A) i j = d j * A i j",
@@ -113,3 +130,21 @@ def test_inverse_is_lean_total_inverse() -> None:
     singular = real([[1.0, 2.0], [2.0, 4.0]], 2, 2)
     np.testing.assert_allclose(value("Matrix.inv A", {"A": singular}), np.zeros((2, 2)))
     assert value("Matrix.det A", {"A": a}) == pytest.approx(1.0)
+
+
+def test_a_predicate_unfolded_reads_its_products_as_matrix_products() -> None:
+    # the body of a predicate is rewritten after it is unfolded: entrywise, any two
+    # matrices would commute
+    comm = definition(
+        "Proofs.MyComm",
+        "(A B : Matrix (Fin 3) (Fin 3) ℝ)",
+        "Prop",
+        "Proofs.MyComm A B = (A * B = B * A)",
+    )
+    env = environment(
+        comm,
+        theorem("Proofs.comm_sq", "(A : Matrix (Fin 3) (Fin 3) ℝ)", "Proofs.MyComm A (A * A)"),
+        theorem("Proofs.comm_any", "(A B : Matrix (Fin 3) (Fin 3) ℝ)", "Proofs.MyComm A B"),
+    )
+    assert check("Proofs.comm_sq", env, trials=16).status == "pass"
+    assert check("Proofs.comm_any", env, trials=16).status == "fail"

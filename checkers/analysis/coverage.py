@@ -145,6 +145,15 @@ def _clause_blocker(binders: tuple[Any, ...], statement: Any, sem: Any) -> Block
     if missing:
         return Blocker(f"no semantics for: {', '.join(missing)}", tuple(missing))
     for inp in plan.inputs:
+        if (
+            inp.role == "finset"
+            and const_name(head_and_args(head_and_args(inp.type)[1][0])[0]) != "Fin"
+        ):
+            return Blocker(f"the binder {inp.name}: only a Finset of a Fin type is drawn")
+        if inp.role == "function" and not _real_values(inp.type):
+            return Blocker(
+                f"the binder {inp.name}: only functions between real numbers or arrays are drawn"
+            )
         if inp.role not in _DRAWN_OTHERWISE and not _sampleable(inp.type, sem, 0):
             return Blocker(
                 f"the binder {inp.name} : {print_term(inp.type)} is not a number, index or "
@@ -169,11 +178,21 @@ def _clause_blocker(binders: tuple[Any, ...], statement: Any, sem: Any) -> Block
 
 
 # inputs drawn by their own samplers (structures, ℤ and ℕ values, lists, functions)
-_DRAWN_OTHERWISE = ("struct", "int", "list", "function", "nat")
+_DRAWN_OTHERWISE = ("struct", "int", "list", "function", "nat", "finset")
 # constructs the evaluator refuses wherever they occur (evaluate.py)
 _NOT_EVALUATED = (S.Integral,)
 # how many definitions of types are unfolded to find what a binder's type is
 _TYPE_DEPTH = 4
+
+
+def _real_values(ty: Any) -> bool:
+    """Whether a function type's values (after its arguments) are reals or real arrays, as
+    drawn functions' are (drawn_functions.py)."""
+    t = ty
+    while isinstance(t, S.Paren | S.BinOp) and (isinstance(t, S.Paren) or t.op == "→"):
+        t = t.term if isinstance(t, S.Paren) else t.rhs
+    name = const_name(head_and_args(t)[0])
+    return name is not None and (name in REAL_NAMES or array_rank(name) is not None)
 
 
 def _sampleable(ty: Any, sem: Any, depth: int) -> bool:

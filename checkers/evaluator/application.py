@@ -43,8 +43,10 @@ from checkers.language.values import (
     Unsolved,
     iota,
     pair_leaves,
+    static_nat,
 )
 from checkers.language.vectorise import index
+from theorem_index.lean import print_term
 from theorem_index.lean import syntax as S
 
 if TYPE_CHECKING:
@@ -74,6 +76,12 @@ class Application:
 
     def _app(self: Host, t: S.App, env: Env, expected: Ty | None) -> Any:
         head = t.fn.arg if isinstance(t.fn, S.Prefix) and t.fn.op == "@" else t.fn
+        if isinstance(head, S.Const) and head.name == "Fintype.card" and len(t.args) == 1:
+            # the number of elements of a type: of `Fin k`, k (a finite index type is one)
+            ty = self.type_of(t.args[0], env)
+            if isinstance(ty, TFin) and ty.sz is not None:
+                return static_nat(ty.sz.n)
+            raise NotSupported(f"Fintype.card of {print_term(t.args[0])}")
         if isinstance(head, S.DotIdent):
             # `.ctor args` resolves against the type expected of the whole application; the
             # constructor itself, not its value, takes `(n := …)` (`.gap (c := c)`)

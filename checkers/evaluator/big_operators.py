@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from checkers.evaluator.finsets import FinsetValue, elements
 from checkers.language import arith as A
 from checkers.language.axes import drop_axis_by_sum
 from checkers.language.errors import EvalError, NotSupported
@@ -77,6 +78,8 @@ class BigOperators:
         assert t.bound is not None
         params = binder_params(t.binders)
         xs = self.eval(t.bound[1], env)
+        if len(params) == 1 and isinstance(xs, FinsetValue):
+            return self._over_finset(t, params[0][0], xs, env)
         if len(params) != 1 or not isinstance(xs, Lst):
             raise NotSupported(f"the quantifier {t.q} with a bound")
         name = params[0][0]
@@ -88,6 +91,22 @@ class BigOperators:
                 raise EvalError(f"{t.q} of a non-proposition")
             out = A.logic(op, out, held)
         return out
+
+    def _over_finset(self: Host, t: S.Quant, name: str, s: FinsetValue, env: Env) -> Arr:
+        """`∀ x ∈ s, p x` (`∃`) over a finset: p at every candidate, those outside s
+        counting as true (false); true (false) for the empty set."""
+        ax, x, held = elements(self, s, name)
+        body = self._arr(self.eval(t.body, {**env, name: x}), t.q)
+        if body.kind != "bool":
+            raise EvalError(f"{t.q} of a non-proposition")
+        if held is not None:
+            body = A.logic("→" if t.q == "∀" else "∧", held, body)
+        if ax not in body.axes:
+            return body if ax.size else Arr(t.q == "∀", "bool")
+        k = body.axes.index(ax)
+        d = as_array(body)
+        d = jnp.all(d, axis=k) if t.q == "∀" else jnp.any(d, axis=k)
+        return Arr(d, "bool", tuple(a for a in body.axes if a is not ax))
 
     def bigop_range(
         self: Host, t: S.BigOp, name: str, ty_term: S.Term | None, env: Env

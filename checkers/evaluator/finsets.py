@@ -13,6 +13,7 @@ evaluated on all candidates at once, along the axis a big operator sums over.
   decidable `p` holds; `Finset.card s` (`s.card`, `#s`) counts the elements.
 - `Finset.sum s f` = `∑ x ∈ s, f x`, `Finset.prod` likewise; the empty sum is 0 and the
   empty product 1.
+- A binder `s : Finset (Fin k)` is a random subset, drawn as k booleans (`drawn_finset`).
 """
 
 from __future__ import annotations
@@ -53,6 +54,14 @@ class FinsetValue:
         if name in ("filter", "sum", "prod"):
             return Partial(_FIELDS[name], (self,))
         raise NotSupported(f"the field .{name} of a finset")
+
+
+def drawn_finset(mask: Any, k: int) -> FinsetValue:
+    """A subset of `Fin k` drawn as whether each index is in it (`mask`, k booleans of the
+    trial): the candidates 0..k-1 filtered by the mask."""
+    return FinsetValue(
+        np.arange(k, dtype=np.int64), "fin", Sz(k), (Arr(mask, "bool", dom=(Sz(k),)),)
+    )
 
 
 def _sized(s: FinsetValue, sz: Sz | None) -> FinsetValue:

@@ -18,9 +18,11 @@ Lean's meaning of each operation at that type (total.py: ℤ divides Euclidean, 
 - A class on a modelled type (`[DecidableEq (Fin n)]`, `[NormedSpace ℝ ℝ]`) holds or not
   by the same table (`holds`); `Fact P` is the hypothesis P (binders.py).
 
-A type variable with a finiteness class (`[Fintype ι]`, `[Finite ι]`) is a finite type of
-indices: it is checked at `Fin k`, k a dimension of the check drawn like any other (several
-k across the dims draws; the draws name it after the variable, `ι = 3` for `ι := Fin 3`).
+A type variable with a finiteness class (`[Fintype ι]`, `[Finite ι]`), or written as a
+`Matrix`'s rows or columns or as the elements of a `Finset`, is a finite type of
+indices: it is checked at `Fin k`, k a dimension of the check drawn like any other
+(several k across the dims draws; the draws name it after the variable, `ι = 3` for
+`ι := Fin 3`).
 Its other classes must be ones every `Fin k` with k ≥ 1 has (`FINITE_INDEX`: decidable
 equality, a linear order, `Nonempty`); one it may lack (`Zero`, `Add`: `Fin 0` has no
 zero) makes the statement unsupported, naming it.
@@ -290,13 +292,16 @@ def instantiate(
 
 
 def _matrix_indices(binders: Iterable[S.Binder]) -> set[str]:
-    """The type variables written as a `Matrix`'s row or column type in a binder's type."""
+    """The type variables written as a `Matrix`'s row or column type, or as the elements
+    of a `Finset`, in a binder's type: types of indices."""
     out: set[str] = set()
     for b in binders:
         for u in S.subterms(b.type) if b.type is not None else ():
             head, args = head_and_args(u)
             if const_name(head) == "Matrix" and len(args) == 3:
                 out |= {a.name for a in args[:2] if isinstance(a, S.Var | S.Ident)}
+            if const_name(head) == "Finset" and len(args) == 1:
+                out |= {a.name for a in args if isinstance(a, S.Var | S.Ident)}
     return out
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from checkers.language import arith as A
 from checkers.language import total as T
 from checkers.language.coercion import coerce, nat_constant
-from checkers.language.errors import EvalError
+from checkers.language.errors import EvalError, NotSupported
 from checkers.language.measure import note_operands, note_result
 from checkers.language.powers import power
 from checkers.language.types import TFin, TProd
@@ -167,6 +167,12 @@ def _fin_cast(ev: Evaluator, args: tuple[Any, ...]) -> Any:
     return _fin(ev, args[1], "Fin.cast")
 
 
+def _fintype_card(ev: Evaluator, args: tuple[Any, ...]) -> Any:
+    # applied to a type where it is written, `Fintype.card (Fin k)` is read there
+    # (application.py); here it met a value, not a type
+    raise NotSupported("Fintype.card of a value that is not a written type")
+
+
 def _fin_last(ev: Evaluator, args: tuple[Any, ...]) -> Any:
     n = nat_constant(ev._arr(args[0], "Fin.last"), "Fin.last")
     return Arr(n, "fin", bound=Sz(n + 1))
@@ -302,6 +308,7 @@ CORE: tuple[Builtin, ...] = (
     Builtin("Fin.castSucc", 1, _fin_cast_succ, implicit=1),
     Builtin("Fin.rev", 1, _fin_rev, implicit=1),
     Builtin("Fin.last", 1, _fin_last, ("nat",), implicit=0),
+    Builtin("Fintype.card", 1, _fintype_card, implicit=2),
     Builtin("Fin.cast", 2, _fin_cast, implicit=2),
     Builtin("Nat.succ", 1, _nat_succ, ("nat",), implicit=0),
     Builtin("Nat.pred", 1, _nat_pred, ("nat",), implicit=0),

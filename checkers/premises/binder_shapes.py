@@ -49,5 +49,7 @@ def _draws_function(ty: S.BinOp) -> bool:
     rest = ty.rhs.term if isinstance(ty.rhs, S.Paren) else ty.rhs
     if isinstance(rest, S.BinOp) and rest.op == "→":
         h2, _ = head_and_args(rest.lhs)
-        return const_name(h2) == "Fin"  # `Vec m → Fin n → ℝ` is `Vec m → Vec n`
+        if const_name(h2) == "Fin":
+            return True  # `Vec m → Fin n → ℝ` is `Vec m → Vec n`
+        return _draws_function(rest)  # `ℝ → ℝ → ℝ`: a function of several arguments
     return True

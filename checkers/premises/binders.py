@@ -72,7 +72,7 @@ class Input:
     name: str
     type: S.Term
     # 'real' | 'fin' | 'nat' | 'index_map' | 'struct' (structures.py) | 'function'
-    # (drawn_functions.py) | 'int' | 'list' (drawn_lists.py)
+    # (drawn_functions.py) | 'int' | 'list' (drawn_lists.py) | 'finset' (a subset of Fin k)
     role: str
 
 
@@ -246,6 +246,8 @@ def _role(ty: S.Term, plan: Plan) -> str:
     h, args = head_and_args(ty)
     if const_name(h) == "Fin" and len(args) == 1:
         return "fin"
+    if const_name(h) == "Finset" and len(args) == 1:
+        return "finset"  # a subset drawn as booleans (trial_inputs.py)
     if not args and structure_sampler(const_name(h)) is not None:
         return "struct"
     if drawn_function(ty):

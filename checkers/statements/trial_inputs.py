@@ -17,6 +17,7 @@ from typing import Any
 
 from checkers.core import InputSpec
 from checkers.evaluator.evaluate import Evaluator
+from checkers.evaluator.finsets import drawn_finset
 from checkers.language.errors import EvalError, NotSupported
 from checkers.language.types import TFin, const_name, fin_domains, head_and_args, kind_of
 from checkers.language.values import Arr, Proof, TypeValue, static_nat
@@ -28,6 +29,7 @@ from checkers.premises.bound_values import to_bound
 from checkers.premises.drawn_functions import function_specs, function_value
 from checkers.premises.drawn_lists import INT_RANGE, element_spec, int_value, list_specs, list_value
 from theorem_index.lean import print_term
+from theorem_index.lean import syntax as S
 
 NAT_INPUT_RANGE = (0, 10)
 
@@ -57,7 +59,7 @@ class TrialInputs:
             ev = Evaluator(self.semantics)
             env = self._base_env(dims)
             self._sizes[key] = {
-                i.name: ev.type_of(i.type, env)
+                i.name: ev.type_of(_finset_elements(i.type) if i.role == "finset" else i.type, env)
                 for i in self.plan.inputs
                 if i.role not in ("struct", "int", "list")
             }
@@ -82,6 +84,9 @@ class TrialInputs:
                 out.update(list_specs(inp.name, self.plan.lists.shapes[inp.name], dims))
                 continue
             ty = self._types(dims)[inp.name]
+            if inp.role == "finset":  # a subset of Fin k: whether each index is in it
+                out[inp.name] = InputSpec.index_map(_finset_size(inp.name, ty), 2)
+                continue
             if inp.role == "function":
                 out.update(function_specs(inp.name, ty))
                 continue
@@ -134,6 +139,9 @@ class TrialInputs:
                 continue
             x = inputs[inp.name]
             ty = types[inp.name]
+            if inp.role == "finset":
+                env[inp.name] = drawn_finset(jnp.asarray(x) == 1, _finset_size(inp.name, ty))
+                continue
             doms, elem = fin_domains(ty)
             if inp.role == "nat":
                 env[inp.name] = Arr(jnp.asarray(x), "nat")
@@ -152,3 +160,15 @@ def sampler_of(inp: Input) -> StructSampler:
     sampler = structure_sampler(const_name(h))
     assert sampler is not None, inp
     return sampler
+
+
+def _finset_elements(ty: S.Term) -> S.Term:
+    """The element type of `Finset T` (T)."""
+    _, args = head_and_args(ty)
+    return args[0]
+
+
+def _finset_size(name: str, elements: Any) -> int:
+    if not isinstance(elements, TFin) or elements.sz is None:
+        raise NotSupported(f"the binder {name}: only a Finset of a Fin type is drawn")
+    return elements.sz.n

@@ -269,3 +269,49 @@ def test_filter_of_univ_typed_by_predicate(statement: str, status: str) -> None:
     env = environment(theorem("Proofs.t", "{n : ℕ} (i : Fin n) (x : Vec n)", statement))
     result = check("Proofs.t", env, trials=32)
     assert result.status == status, result.reason
+
+
+# --- a binder `s : Finset ι`: a random subset of ι := Fin k ---------------------------
+
+DRAWN = {
+    "sum_add": (
+        "{ι : Type*} (s : Finset ι) (f g : ι → ℝ)",
+        "∑ i ∈ s, (f i + g i) = ∑ i ∈ s, f i + ∑ i ∈ s, g i",
+    ),
+    "sum_nonneg": (
+        "{ι : Type*} (s : Finset ι) (f : ι → ℝ) (h : ∀ i ∈ s, 0 ≤ f i)",
+        "0 ≤ ∑ i ∈ s, f i",
+    ),
+    "sum_le_univ": (
+        "{ι : Type*} [Fintype ι] (s : Finset ι) (f : ι → ℝ) (h : ∀ i, 0 ≤ f i)",
+        "∑ i ∈ s, f i ≤ ∑ i, f i",
+    ),
+    "card_le_univ": ("{ι : Type*} [Fintype ι] (s : Finset ι)", "s.card ≤ Fintype.card ι"),
+    # mutants: a subset's sum above the whole without the sign hypothesis; a card off by one
+    "sum_le_univ_wrong": (
+        "{ι : Type*} [Fintype ι] (s : Finset ι) (f : ι → ℝ)",
+        "∑ i ∈ s, f i ≤ ∑ i, f i",
+    ),
+    "card_wrong": ("{ι : Type*} (s : Finset ι)", "s.card + 1 ≤ 2 * s.card"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DRAWN))
+def test_a_finset_binder_is_a_drawn_subset(name: str) -> None:
+    env = environment(theorem(f"Proofs.{name}", *DRAWN[name]))
+    result = check(f"Proofs.{name}", env, trials=16)
+    want = "fail" if name.endswith("_wrong") else "pass"
+    assert result.status == want, result.reason
+
+
+def test_fintype_card_of_a_finite_index_type_is_its_size() -> None:
+    env = environment(
+        theorem(
+            "Proofs.card",
+            "{ι : Type*} [Fintype ι] (f : ι → ℝ)",
+            "∑ i, (f i + 1) = ∑ i, f i + Fintype.card ι",
+        ),
+        theorem("Proofs.card_wrong", "(n : ℕ)", "Fintype.card (Fin n) = n + 1"),
+    )
+    assert check("Proofs.card", env, trials=16).status == "pass"
+    assert check("Proofs.card_wrong", env, trials=16).status == "fail"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from derived_support import environment, theorem
 
 from checkers import check
@@ -37,8 +38,22 @@ def test_the_result_names_the_family_and_refuses_other_shapes() -> None:
     assert any("f : ℝ → ℝ drawn from x ↦ c ⊙ sin(A x + b) + d" in a for a in checker.assumptions)
     env = environment(theorem("Proofs.t", "(f : ℝ → ℕ) (x : ℝ)", "f x = f x"))
     assert check("Proofs.t", env, trials=4).status == "unsupported"
-    env = environment(theorem("Proofs.t", "(f : ℝ → ℝ → ℝ) (x : ℝ)", "f x x = f x x"))
+    env = environment(theorem("Proofs.t", "(f : ℝ → Fin 3 → ℕ) (x : ℝ)", "f x 0 = f x 0"))
     result = derive("Proofs.t", env)
     assert (
         isinstance(result, Unsupported) or check("Proofs.t", env, trials=4).status == "unsupported"
     )
+
+
+@pytest.mark.parametrize(
+    ("statement", "status"),
+    [
+        ("f x y + f y x = f y x + f x y", "pass"),
+        ("f x y = f y x", "fail"),  # the family is not symmetric in its arguments
+        ("deriv (fun t => f t y) x = deriv (fun t => f t x) y", "fail"),
+    ],
+)
+def test_a_curried_function_of_two_reals_is_drawn(statement: str, status: str) -> None:
+    env = environment(theorem("Proofs.t", "(f : ℝ → ℝ → ℝ) (x y : ℝ)", statement))
+    result = check("Proofs.t", env, trials=16)
+    assert result.status == status, result.reason

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from checkers.core import Unsupported
+from checkers.evaluator.big_operators import INFINITE
 from checkers.evaluator.inductives import draw_leaves
 from checkers.evaluator.operators import EVALUATED_OPERATORS
 from checkers.language.errors import NotSupported
@@ -163,6 +164,8 @@ def _clause_blocker(binders: tuple[Any, ...], statement: Any, sem: Any) -> Block
         for u in S.subterms(t):
             if isinstance(u, _NOT_EVALUATED):
                 return Blocker(f"the construct {type(u).__name__} is not evaluated")
+            if isinstance(u, S.BigOp) and u.op in INFINITE:
+                return Blocker(INFINITE[u.op])
             if isinstance(u, S.BinOp) and u.op not in EVALUATED_OPERATORS and u.op != "×":
                 return Blocker(f"the operator {u.op}")
             if isinstance(u, S.Postfix) and u.op != "⁻¹":

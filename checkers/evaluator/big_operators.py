@@ -40,6 +40,14 @@ def binder_params(binders: tuple[S.Binder, ...]) -> tuple[tuple[str, S.Term | No
     return tuple(out)
 
 
+# Big operators over possibly infinite index sets: why they are not evaluated.
+INFINITE = {
+    op: f"{op} ({name}) is a sum or product over a possibly infinite set: no finite "
+    "evaluation gives it, and no finite sample of its terms bounds it"
+    for op, name in (("∑'", "tsum"), ("∏'", "tprod"))
+}
+
+
 class BigOperators:
     """The big operators and quantifiers of `Evaluator` (a mixin)."""
 
@@ -132,6 +140,8 @@ class BigOperators:
         return ty.sz, "fin"
 
     def _bigop(self: Host, t: S.BigOp, env: Env, expected: Ty | None) -> Any:
+        if t.op in INFINITE:
+            raise NotSupported(INFINITE[t.op])
         params = binder_params(t.binders)
         if not params:
             raise NotSupported("a big operator without a bound variable")

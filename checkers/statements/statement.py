@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from checkers.core import Unsupported
+from checkers.evaluator.big_operators import INFINITE
 from checkers.language.inference import settle_types
 from checkers.language.types import REAL_NAMES, const_name, head_and_args
 from checkers.language.values import Builtin
@@ -30,6 +31,11 @@ def split_statement(
     binders: tuple[S.Binder, ...], statement: S.Term, sem: Any
 ) -> tuple[tuple[S.Binder, ...], tuple[S.Binder, ...], S.BinOp] | Unsupported:
     """(every binder, the binders taken from the statement, the relation), or why not."""
+    infinite = next(
+        (u.op for u in S.subterms(statement) if isinstance(u, S.BigOp) and u.op in INFINITE), None
+    )
+    if infinite is not None:
+        return Unsupported(INFINITE[infinite])
     settled = settle_types(binders, statement, sem)
     extra, core = _peel(settled.statement)
     if not (isinstance(core, S.BinOp) and core.op in STATED):

@@ -11,6 +11,7 @@ from theorem_index.lean import (
     LeanParseError,
     parse_binders,
     parse_term,
+    print_term,
     to_sexpr,
 )
 from theorem_index.lean.syntax import (
@@ -172,3 +173,20 @@ def test_field_after_postfix_operator_projects_the_whole() -> None:
     assert isinstance(t.lhs, Proj) and t.lhs.field == "det"
     assert isinstance(t.lhs.term, Postfix) and t.lhs.term.op == "ᵀ"
     assert isinstance(t.rhs, Proj) and isinstance(t.rhs.term, Postfix)
+
+
+@pytest.mark.parametrize(
+    ("text", "printed"),
+    [
+        # Mathlib's `#s` is `Finset.card s` (resolved later; parsed as a prefix)
+        ("#s + #(t u)", "#s + #(t u)"),
+        ("∑ x ∈ s with p x, f x", "∑ x ∈ Finset.filter (fun x => p x) s, f x"),
+        ("∏ i with i ≠ j, f i", "∏ i ∈ Finset.filter (fun i => i ≠ j) Finset.univ, f i"),
+        ("!![a, b; c, d]", "Matrix.of ![![a, b], ![c, d]]"),
+        ("det !![a, b; c, d]", "det (Matrix.of ![![a, b], ![c, d]])"),
+        ("∑' i, f i", "∑' i, f i"),
+    ],
+)
+def test_mathlib_notations_parse(text: str, printed: str) -> None:
+    assert print_term(parse_term(text)) == printed
+    assert parse_term(printed) == parse_term(text)

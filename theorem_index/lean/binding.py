@@ -23,10 +23,12 @@ from .precedence import (
     QUANT_PREC,
 )
 from .syntax import (
+    App,
     BigOp,
     Binder,
     By,
     Do,
+    Ident,
     If,
     Integral,
     Lam,
@@ -223,8 +225,18 @@ class BindingRules(Cursor):
                 domain = self.expr(0)
         else:
             raise self.expected("binder")
-        if self.at("with"):
-            raise self.error(f"unsupported 'with' filter in '{op}'")
+        if self.at("with"):  # `∑ x ∈ s with p x, f x` sums over `Finset.filter (fun x => p x) s`
+            names = [n for b in binders for n in b.names]
+            if len(binders) != 1 or len(names) != 1:
+                raise self.error(f"a 'with' filter in '{op}' over several binders")
+            self.i += 1
+            pred = self.expr(0)
+            span = self.span(bstart)
+            lam = Lam((Binder("plain", (names[0],), binders[0].type, span=span),), pred, span=span)
+            base = domain if domain is not None else Ident("Finset.univ", span=span)
+            keep = Ident("Finset.filter", span=span)
+            domain = App(keep, (lam, base), span=span)
+            binders = [Binder("plain", (names[0],), None, span=span)]
         self.expect(",")
         body = self.expr(BIGOP_BODY)
         return BigOp(op, tuple(binders), domain, body, span=self.span(start)), BIGOP_PREC

@@ -130,6 +130,29 @@ class BracketRules(BindingRules):
         self.restore(saved)
         return cls(tuple(items), span=self.span(start)), MAX
 
+    def matrix(self, rbp: int) -> tuple[Term, int]:
+        """`!![a, b; c, d]`: Mathlib's matrix literal, `Matrix.of ![![a, b], ![c, d]]`."""
+        start = self.s[self.i]
+        self.i += 1
+        rows: list[Term] = []
+        row: list[Term] = []
+        while not self.at("]"):
+            row.append(self.expr(0))
+            if self.at(","):
+                self.i += 1
+            elif self.at(";"):
+                self.i += 1
+                rows.append(VecLit(tuple(row), span=self.span(start)))
+                row = []
+            elif not self.at("]"):
+                raise self.expected("',', ';' or ']'")
+        self.i += 1
+        if row or not rows:
+            rows.append(VecLit(tuple(row), span=self.span(start)))
+        span = self.span(start)
+        of = Ident("Matrix.of", span=span)
+        return App(of, (VecLit(tuple(rows), span=span),), span=span), MAX
+
     def inner(self, rbp: int) -> tuple[Term, int]:
         """`⟪x, y⟫_𝕜` is `inner 𝕜 x y`."""
         start = self.s[self.i]

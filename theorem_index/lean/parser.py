@@ -43,7 +43,9 @@ from .syntax import (
     Term,
 )
 
-_ARG_SYMS = frozenset("( ⟨ [ ![ #[ { @ @& ↑ ⇑ ↥ ¬ ! √ · ∑ ∏ ∫ ‖ | ⌊ ⌈ ⟪ ? ∞ ⊤ ⊥ ∅ λ ..".split())
+_ARG_SYMS = frozenset(
+    "( ⟨ [ ![ !![ #[ { @ @& ↑ ⇑ ↥ ¬ ! √ # · ∑ ∏ ∑' ∏' ∫ ‖ | ⌊ ⌈ ⟪ ? ∞ ⊤ ⊥ ∅ λ ..".split()
+)
 _ARG_KWS = frozenset(("fun", "Type", "Sort", "Prop", "Type*", "Sort*", "if", "do"))
 _OP_ALIASES = {
     "->": "→",
@@ -247,6 +249,9 @@ _LEADING_SYM: dict[str, _Handler] = {
     "∅": _Parser.atom,
     "∑": _Parser.bigop,
     "∏": _Parser.bigop,
+    "∑'": _Parser.bigop,
+    "∏'": _Parser.bigop,
+    "!![": _Parser.matrix,
     "∀": _Parser.quant,
     "∃": _Parser.quant,
     "∃!": _Parser.quant,

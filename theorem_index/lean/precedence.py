@@ -136,6 +136,7 @@ PREFIX: dict[str, tuple[int, int]] = {
     "⇑": (MAX, MAX),
     "↥": (MAX, MAX),
     "√": (MAX, MAX),  # Mathlib: prefix:max "√"
+    "#": (MAX, MAX),  # Mathlib: prefix "#" => Finset.card (scoped in Finset)
     "~~~": (100, 100),
     "@": (MAX, MAX),
     "@&": (MAX, MAX),  # borrowed-parameter annotation `@& T`
@@ -187,4 +188,5 @@ NOTATION_CONSTANTS: dict[str, str] = {
 # function's fully qualified name (Mathlib: `prefix:max "√" => Real.sqrt`).
 PREFIX_CONSTANTS: dict[str, str] = {
     "√": "Real.sqrt",
+    "#": "Finset.card",
 }

@@ -52,7 +52,7 @@ from .syntax import (
     node_fields,
 )
 
-_BIGOP_CONSTANTS = {"∑": "Finset.sum", "∏": "Finset.prod"}
+_BIGOP_CONSTANTS = {"∑": "Finset.sum", "∏": "Finset.prod", "∑'": "tsum", "∏'": "tprod"}
 
 
 @dataclass(frozen=True)

@@ -287,6 +287,15 @@ DRAWN = {
         "∑ i ∈ s, f i ≤ ∑ i, f i",
     ),
     "card_le_univ": ("{ι : Type*} [Fintype ι] (s : Finset ι)", "s.card ≤ Fintype.card ι"),
+    "card_notation": ("{ι : Type*} [Fintype ι] (s : Finset ι)", "#s ≤ Fintype.card ι"),
+    "sum_with_filter": (
+        "{ι : Type*} (s : Finset ι) (f : ι → ℝ)",
+        "∑ x ∈ s with 0 < f x, f x ≥ 0",
+    ),
+    "sum_with_filter_wrong": (
+        "{ι : Type*} (s : Finset ι) (f : ι → ℝ)",
+        "∑ x ∈ s with 0 < f x, f x ≤ 0",
+    ),
     # mutants: a subset's sum above the whole without the sign hypothesis; a card off by one
     "sum_le_univ_wrong": (
         "{ι : Type*} [Fintype ι] (s : Finset ι) (f : ι → ℝ)",
@@ -315,3 +324,10 @@ def test_fintype_card_of_a_finite_index_type_is_its_size() -> None:
     )
     assert check("Proofs.card", env, trials=16).status == "pass"
     assert check("Proofs.card_wrong", env, trials=16).status == "fail"
+
+
+def test_an_infinite_sum_is_unsupported_saying_why() -> None:
+    env = environment(theorem("Proofs.t", "(f : ℕ → ℝ)", "∑' i, f i = ∑' i, f i"))
+    result = check("Proofs.t", env, trials=4)
+    assert result.status == "unsupported"
+    assert result.reason.startswith("∑' (tsum) is a sum or product over a possibly infinite set")

@@ -51,6 +51,7 @@ STATEMENTS = {
     ),
     "adjugate_fin_zero": ("(A : Matrix (Fin 0) (Fin 0) ℝ)", "Matrix.adjugate A = 0"),
     "det_fin_zero": ("(A : Matrix (Fin 0) (Fin 0) ℝ)", "A.det = 1"),
+    "det_literal": ("(a b c d : ℝ)", "Matrix.det !![a, b; c, d] = a * d - b * c"),
     "sub_self": ("{m n : Type*} (A : Matrix m n ℤ)", "A - A = 0"),
     # mutants: commuted, transposed, additive determinant, inverse without its hypothesis,
     # a power off by one
@@ -66,6 +67,7 @@ STATEMENTS = {
         "{n : Type*} [Fintype n] {R : Type*} [CommRing R] [StarRing R] (A B : Matrix n n R)",
         "(A * B)ᴴ = Aᴴ * Bᴴ",
     ),
+    "det_literal_wrong": ("(a b c d : ℝ)", "Matrix.det !![a, b; c, d] = a * d + b * c"),
     "mul_adjugate_wrong": (f"{SQ} (A : Matrix n n ℝ)", "A * Matrix.adjugate A = 1"),
     "diagonal_mul_wrong": (
         f"{SQ} (d : n → ℝ) (A : Matrix n n ℝ) (i j : n)",

@@ -51,6 +51,29 @@ def _real1(name: str, function: str, measure: str = "") -> Builtin:
     return Builtin(name, 1, fn, ("real",), implicit=0)
 
 
+def _arcsin(ev: Evaluator, args: tuple[Any, ...]) -> Any:
+    """Mathlib's `Real.arcsin` (Mathlib/Analysis/SpecialFunctions/Trigonometric/Inverse.lean):
+    extended constantly outside [-1, 1], -π/2 below and π/2 above."""
+    x = coerce(ev._arr(args[0], "Real.arcsin"), "real", ev.ctx)
+    return x.with_(data=jnp.arcsin(jnp.clip(as_array(x), -1.0, 1.0)), iota=None)
+
+
+def _arccos(ev: Evaluator, args: tuple[Any, ...]) -> Any:
+    """Mathlib's `Real.arccos x = π / 2 - arcsin x` (so π above -1's left, 0 past 1)."""
+    x = coerce(ev._arr(args[0], "Real.arccos"), "real", ev.ctx)
+    data = jnp.pi / 2 - jnp.arcsin(jnp.clip(as_array(x), -1.0, 1.0))
+    return x.with_(data=data, iota=None)
+
+
+def _tan(ev: Evaluator, args: tuple[Any, ...]) -> Any:
+    """Mathlib's `Real.tan x = sin x / cos x` (the real part of `Complex.tan`, a quotient
+    with Lean's `x / 0 = 0`)."""
+    x = coerce(ev._arr(args[0], "Real.tan"), "real", ev.ctx)
+    d = as_array(x)
+    note_operands(ev.ctx, d)  # its argument is reduced modulo π, as sin's and cos's are
+    return x.with_(data=T.real_div(jnp.sin(d), jnp.cos(d)), iota=None)
+
+
 def _exp(ev: Evaluator, args: tuple[Any, ...]) -> Any:
     """`Real.exp x`, held as x in log space (values.py): it never overflows there."""
     x = coerce(ev._arr(args[0], "Real.exp"), "real", ev.ctx)
@@ -289,6 +312,9 @@ CORE: tuple[Builtin, ...] = (
     _real1("Real.cosh", "cosh"),
     _real1("Real.sinh", "sinh"),
     _real1("Real.arctan", "arctan"),
+    Builtin("Real.arcsin", 1, _arcsin, ("real",), implicit=0),
+    Builtin("Real.arccos", 1, _arccos, ("real",), implicit=0),
+    Builtin("Real.tan", 1, _tan, ("real",), implicit=0),
     Builtin("Real.pi", 0, _pi, implicit=0),
     Builtin("Real.rpow", 2, _rpow, ("real", "real")),
     _minmax("max", True),

@@ -38,6 +38,20 @@ STATEMENTS = {
     "cos_strictAntiOn": ("", "StrictAntiOn Real.cos (Set.Icc 0 Real.pi)"),
     "cos_strictAntiOn_wrong": ("", "StrictAntiOn Real.cos (Set.Icc 0 (2 * Real.pi))"),
     "neg_antitone": ("", "Antitone (fun x : ℝ => -x)"),
+    # Mathlib's arcsin is constant outside [-1, 1]; arccos = π/2 - arcsin; tan = sin / cos
+    "arcsin_le": ("(x : ℝ)", "Real.arcsin x ≤ Real.pi / 2"),
+    "sin_arcsin": ("(x : ℝ) (h1 : -1 ≤ x) (h2 : x ≤ 1)", "Real.sin (Real.arcsin x) = x"),
+    "sin_arcsin_wrong": ("(x : ℝ)", "Real.sin (Real.arcsin x) = x"),
+    "arccos_def": ("(x : ℝ)", "Real.arccos x = Real.pi / 2 - Real.arcsin x"),
+    "tan_mul_cos": ("(x : ℝ) (h : Real.cos x ≠ 0)", "Real.tan x * Real.cos x = Real.sin x"),
+    "arcsin_deriv": (
+        "(x : ℝ) (h1 : -1 < x) (h2 : x < 1)",
+        "HasDerivAt Real.arcsin (1 / √(1 - x ^ 2)) x",
+    ),
+    "arcsin_deriv_wrong": (
+        "(x : ℝ) (h1 : -1 < x) (h2 : x < 1)",
+        "HasDerivAt Real.arcsin (1 / √(1 + x ^ 2)) x",
+    ),
 }
 
 
@@ -58,6 +72,7 @@ def env():
         "exp_strictMono",
         "cos_strictAntiOn",
         "neg_antitone",
+        "arcsin_deriv",
     ],
 )
 def test_true_reading_passes_saying_what_it_leaves_out(env, name: str) -> None:
@@ -75,6 +90,8 @@ def test_true_reading_passes_saying_what_it_leaves_out(env, name: str) -> None:
         "sin_periodic_wrong",
         "cos_strictMono_wrong",
         "cos_strictAntiOn_wrong",
+        "sin_arcsin_wrong",
+        "arcsin_deriv_wrong",
     ],
 )
 def test_wrong_statement_fails_confirmed(env, name: str) -> None:
@@ -107,3 +124,8 @@ def test_reading_at_a_kink_decides_nothing() -> None:
     result = check("Proofs.abs_deriv_wrong", env, trials=16)
     assert result.status == "fail", result.reason
     assert result.counterexample is not None and result.counterexample.inputs["x"][0] < 0
+
+
+@pytest.mark.parametrize("name", ["arcsin_le", "sin_arcsin", "arccos_def", "tan_mul_cos"])
+def test_inverse_trigonometry_follows_mathlib(env, name: str) -> None:
+    assert check(f"Proofs.{name}", env, trials=16).status == "pass"

@@ -210,7 +210,7 @@ def _sampleable(ty: Any, sem: Any, depth: int) -> bool:
         t = t.rhs
         while isinstance(t, S.Paren):
             t = t.term
-    if isinstance(t, S.BinOp):  # `Fin 2 × Fin 2`: pairs are not drawn
+    if isinstance(t, S.BinOp | S.Sort):  # `Fin 2 × Fin 2`, `Prop`: not drawn
         return False
     head, _ = head_and_args(t)
     name = const_name(head)

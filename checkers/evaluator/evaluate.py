@@ -154,6 +154,11 @@ class Evaluator(Operators, Forms, BigOperators, Patterns, Application):
                     return A.log_scaled(x, -1.0)
                 return x.with_(data=T.real_inv(as_array(x)), iota=None)
             raise NotSupported(f"postfix {t.op}")
+        if isinstance(t, S.Typed) and _numeral_function(t, env):
+            # `(1 : 𝕜 → F)`: Pi's numeral, the constant function
+            assert isinstance(t.type, S.BinOp)
+            point = S.Binder("plain", ("_",), t.type.lhs)
+            return self.eval(S.Lam((point,), S.Typed(t.term, t.type.rhs)), env, expected)
         if isinstance(t, S.Typed):
             ty = self.type_of(t.type, env)
             return self.coerce_to(self.eval(t.term, env, ty), ty)
@@ -337,3 +342,20 @@ class Evaluator(Operators, Forms, BigOperators, Patterns, Application):
         if not isinstance(v, Arr):
             raise EvalError(f"{what} of a {type(v).__name__}, not a number or array")
         return v
+
+
+def _numeral_function(t: S.Typed, env: Env) -> bool:
+    """`(c : A → B)` with c a numeral, or a variable holding a number (`(n : 𝕜 → F)`,
+    Lean's cast of n to the constant function); a variable holding a function is itself."""
+    ty = t.type
+    while isinstance(ty, S.Paren):
+        ty = ty.term
+    inner = t.term
+    while isinstance(inner, S.Paren):
+        inner = inner.term
+    if not (isinstance(ty, S.BinOp) and ty.op == "→"):
+        return False
+    if isinstance(inner, S.Var):
+        v = env.get(inner.name)
+        return isinstance(v, Arr) and not v.dom and v.kind in ("nat", "int", "real")
+    return isinstance(inner, S.Num)

@@ -48,6 +48,38 @@ _ARITY = {"Matrix.mul": 2, "Matrix.mulVec": 2, "Matrix.vecMul": 2, "dotProduct":
           "Matrix.dotProduct": 2, "Matrix.pow": 2, "Matrix.scalarOf": 2}  # fmt: skip
 
 
+# what each function's arguments must be typed as (`Matrix.diagonal d`: d a vector)
+_ARGUMENTS = {
+    "Matrix.mul": (MATRIX, MATRIX),
+    "Matrix.mulVec": (MATRIX, VECTOR),
+    "Matrix.vecMul": (VECTOR, MATRIX),
+    "dotProduct": (VECTOR, VECTOR),
+    "Matrix.dotProduct": (VECTOR, VECTOR),
+    "Matrix.trace": (MATRIX,),
+    "Matrix.transpose": (MATRIX,),
+    "Matrix.conjTranspose": (MATRIX,),
+    "Matrix.diagonal": (VECTOR,),
+    "Matrix.of": (MATRIX,),
+    "Matrix.det": (MATRIX,),
+    "Matrix.adjugate": (MATRIX,),
+    "Matrix.inv": (MATRIX,),
+    "Matrix.pow": (MATRIX,),
+    "Matrix.scalarOf": (MATRIX,),
+}
+
+
+def _tabulated(t: S.Term) -> bool:
+    """A function of two indices written out: `![![a, b], ![c, d]]`, `fun (i : Fin m)
+    (j : Fin n) => …` (typed binders: tabulated as an array), a matrix's value."""
+    while isinstance(t, S.Paren):
+        t = t.term
+    if isinstance(t, S.VecLit):
+        return all(isinstance(u, S.VecLit) for u in t.items)
+    if isinstance(t, S.Lam):
+        return all(b.type is not None for b in t.binders)
+    return False
+
+
 def _c(name: str) -> S.Const:
     return S.Const(name, written=name)
 
@@ -210,6 +242,9 @@ class _Elaborator:
             # a matrix's star is its conjugate transpose (Mathlib's `Matrix.instStar`)
             return _app("Matrix.conjTranspose", *terms), _applied(MATRIX, len(terms) - 1)
         if isinstance(fn, S.Const) and fn.name in MATRIX_FUNCTIONS:
+            for (arg, kind), want in zip(args, _ARGUMENTS.get(fn.name, ()), strict=False):
+                if kind != want and not (want == MATRIX and _tabulated(arg)):
+                    raise self.refuse(t, f"an argument of {fn.name} not typed as a {want}")
             arity = _ARITY.get(fn.name, 1)
             k = MATRIX_FUNCTIONS[fn.name] if len(terms) >= arity else None
             return S.App(head, terms), _applied(k, len(terms) - arity)

@@ -98,3 +98,19 @@ def test_equation_of_functions_is_checked_at_sampled_points(functions_env, name:
     result = check(f"Proofs.{name}", functions_env, trials=16)
     assert result.status == ("fail" if name.endswith("_wrong") else "pass"), result.reason
     assert result.dims == {} and result.checker == "derived"
+
+
+@pytest.mark.parametrize(
+    ("binders", "statement", "status"),
+    [
+        ("", "deriv (1 : ℝ → ℝ) = 0", "pass"),
+        ("(n : ℕ)", "deriv (n : ℝ → ℝ) = 0", "pass"),  # the cast of n: a constant function
+        ("(x : ℝ)", "(2 : ℝ → ℝ) x = x", "fail"),
+        ("(f : ℝ → ℝ) (x : ℝ)", "(f : ℝ → ℝ) x = f x", "pass"),  # a function is itself
+    ],
+)
+def test_a_numeral_of_function_type_is_the_constant_function(
+    binders: str, statement: str, status: str
+) -> None:
+    env = environment(theorem("Proofs.t", binders, statement))
+    assert check("Proofs.t", env, trials=16).status == status

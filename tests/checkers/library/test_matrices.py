@@ -150,3 +150,16 @@ def test_a_predicate_unfolded_reads_its_products_as_matrix_products() -> None:
     )
     assert check("Proofs.comm_sq", env, trials=16).status == "pass"
     assert check("Proofs.comm_any", env, trials=16).status == "fail"
+
+
+@pytest.mark.parametrize(
+    ("binders", "statement"),
+    [
+        # `fun i => …` with an untyped binder is not tabulated: its size is not known here
+        ("(c : ℝ) (A : Matrix (Fin 2) (Fin 2) ℝ)", "Matrix.diagonal (fun i => c) * A = c • A"),
+        ("(v : Fin 2 → ℝ) (g : ℕ → ℕ)", "dotProduct v (fun i => v i) = 0"),
+    ],
+)
+def test_an_argument_the_rewrite_cannot_type_is_refused(binders: str, statement: str) -> None:
+    with pytest.raises(NotSupported, match="not typed as a"):
+        _elaborated(binders, statement)

@@ -33,7 +33,7 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 from checkers.language.coercion import coerce
-from checkers.language.errors import EvalError
+from checkers.language.errors import EvalError, NotSupported
 from checkers.language.measure import note_terms
 from checkers.language.total import real_inv
 from checkers.language.values import Arr, Builtin, Sz, as_array
@@ -43,7 +43,7 @@ from checkers.lazyjax import jnp
 if TYPE_CHECKING:
     from checkers.evaluator.evaluate import Evaluator
 
-__all__ = ["MATRICES", "MATRIX_FUNCTIONS", "MAX_POWER"]
+__all__ = ["MATRICES", "MATRIX_FUNCTIONS", "MAX_DET_SIZE", "MAX_INV_SIZE", "MAX_POWER"]
 
 MAX_POWER = 10  # a drawn ℕ exponent lies in 0..10 (trial_inputs.NAT_INPUT_RANGE)
 _RANK = {"nat": 0, "int": 1, "real": 2}
@@ -133,8 +133,8 @@ def _diagonal(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
 def _adjugate(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
     a = _square(ev, args, "Matrix.adjugate")
     n = a.dom[0].n
-    if n > MAX_DET_SIZE:
-        raise EvalError(f"Matrix.adjugate of a {n}×{n} matrix: expanded up to {MAX_DET_SIZE} only")
+    if n > MAX_INV_SIZE:
+        raise NotSupported(f"Matrix.adjugate of a {n}×{n} matrix: expanded up to {MAX_INV_SIZE}")
     return call_vectorised(lambda x: _adjugate_of(x, n), [a], kind=a.kind, dom=a.dom)
 
 
@@ -152,19 +152,23 @@ def _of(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
     return a
 
 
-def _det_of(x: Any, n: int, rows: list[int] | None = None, cols: list[int] | None = None) -> Any:
-    """Leibniz's determinant of the n×n array x (of its rows × cols, where given):
-    products and sums of its entries only."""
-    rows = list(range(n)) if rows is None else rows
-    cols = list(range(n)) if cols is None else cols
+def _scalars(x: Any, n: int) -> list[list[Any]]:
+    """The entries of the n×n array x, each taken once: the expansions below reuse them
+    (an exact evaluation, when a failure is confirmed, then computes the products alone)."""
+    rows = [x[i] for i in range(n)]
+    return [[rows[i][j] for j in range(n)] for i in range(n)]
+
+
+def _det_of(e: list[list[Any]], rows: list[int], cols: list[int], one: Any) -> Any:
+    """Leibniz's determinant of the entries e at rows × cols: products and sums only."""
     m = len(rows)
     if m == 0:
-        return jnp.ones((), x.dtype)
+        return one
     total = None
     for perm in itertools.permutations(range(m)):
-        term = x[rows[0], cols[perm[0]]]
+        term = e[rows[0]][cols[perm[0]]]
         for i in range(1, m):
-            term = term * x[rows[i], cols[perm[i]]]
+            term = term * e[rows[i]][cols[perm[i]]]
         if _sign(perm) < 0:
             term = -term
         total = term if total is None else total + term
@@ -176,43 +180,53 @@ def _sign(perm: tuple[int, ...]) -> int:
     return -1 if inversions % 2 else 1
 
 
+def _determinant(x: Any, n: int) -> Any:
+    return _det_of(_scalars(x, n), list(range(n)), list(range(n)), jnp.ones((), x.dtype))
+
+
 def _adjugate_of(x: Any, n: int) -> Any:
     """The adjugate: adj j i = (-1)^(i+j) · the determinant of x without row i, column j."""
     if n == 0:
         return jnp.zeros((0, 0), x.dtype)
-    rows = []
+    e = _scalars(x, n)
+    one = jnp.ones((), x.dtype)
+    out = []
     for j in range(n):
         row = []
         for i in range(n):
-            minor = _det_of(x, n, [r for r in range(n) if r != i], [c for c in range(n) if c != j])
+            keep_r = [r for r in range(n) if r != i]
+            keep_c = [c for c in range(n) if c != j]
+            minor = _det_of(e, keep_r, keep_c, one)
             row.append(minor if (i + j) % 2 == 0 else -minor)
-        rows.append(jnp.stack(row))
-    return jnp.stack(rows)
+        out.append(jnp.stack(row))
+    return jnp.stack(out)
 
 
-# the largest size whose determinant is expanded (5! = 120 products)
+# the largest size whose determinant is expanded (5! = 120 products), and whose inverse
+# and adjugate are (each entry a determinant of the next size down)
 MAX_DET_SIZE = 5
+MAX_INV_SIZE = 5
 
 
 def _det(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
     a = _square(ev, args, "Matrix.det")
     n = a.dom[0].n
     if n > MAX_DET_SIZE:
-        raise EvalError(f"Matrix.det of a {n}×{n} matrix: expanded up to {MAX_DET_SIZE} only")
+        raise NotSupported(f"Matrix.det of a {n}×{n} matrix: expanded up to {MAX_DET_SIZE} only")
     _sums(ev, *([a] * n))  # products of n entries
-    return call_vectorised(lambda x: _det_of(x, n), [a], kind=a.kind, dom=())
+    return call_vectorised(lambda x: _determinant(x, n), [a], kind=a.kind, dom=())
 
 
 def _inv(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
     a = _square(ev, args, "Matrix.inv")
     n = a.dom[0].n
-    if n > MAX_DET_SIZE:
-        raise EvalError(f"Matrix.inv of a {n}×{n} matrix: expanded up to {MAX_DET_SIZE} only")
+    if n > MAX_INV_SIZE:
+        raise NotSupported(f"Matrix.inv of a {n}×{n} matrix: expanded up to {MAX_INV_SIZE} only")
     if a.kind == "nat":
         raise EvalError("Matrix.inv of a matrix of naturals (ℕ is not a commutative ring)")
 
     def inv(x: Any) -> Any:
-        det = _det_of(x, n)
+        det = _determinant(x, n)
         adj = _adjugate_of(x, n)
         if a.kind == "real":  # Ring.inverse of a field: d⁻¹, and 0⁻¹ = 0
             return real_inv(det) * adj

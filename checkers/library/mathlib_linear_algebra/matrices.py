@@ -71,39 +71,27 @@ def _sums(ev: Evaluator, *factors: Arr) -> None:
     note_terms(ev.ctx, *(as_array(f) for f in factors))
 
 
-def _mul(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
-    a, b = _entries(ev, args, "Matrix.mul", (2, 2))
-    _same(a.dom[1], b.dom[0], "Matrix.mul")
-    _sums(ev, a, b)
-    return call_vectorised(
-        lambda x, y: jnp.einsum("ij,jk->ik", x, y), [a, b], kind=a.kind,
-        dom=(a.dom[0], b.dom[1]),
-    )  # fmt: skip
+def _contraction(name: str, ranks: tuple[int, int], spec: str, shared: tuple[int, int]) -> Any:
+    """A sum of products of two arrays' entries (`jnp.einsum(spec)`): the matrix product,
+    `mulVec`, `vecMul`, `dotProduct`. `shared` names the axis of each summed over, whose
+    sizes must agree; the result's domain is the other axes, in order."""
+
+    def fn(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
+        a, b = _entries(ev, args, name, ranks)
+        _same(a.dom[shared[0]], b.dom[shared[1]], name)
+        _sums(ev, a, b)
+        dom = tuple(d for k, d in enumerate(a.dom) if k != shared[0]) + tuple(
+            d for k, d in enumerate(b.dom) if k != shared[1]
+        )
+        return call_vectorised(lambda x, y: jnp.einsum(spec, x, y), [a, b], kind=a.kind, dom=dom)
+
+    return fn
 
 
-def _mul_vec(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
-    a, v = _entries(ev, args, "Matrix.mulVec", (2, 1))
-    _same(a.dom[1], v.dom[0], "Matrix.mulVec")
-    _sums(ev, a, v)
-    return call_vectorised(
-        lambda x, y: jnp.einsum("ij,j->i", x, y), [a, v], kind=a.kind, dom=(a.dom[0],)
-    )
-
-
-def _vec_mul(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
-    v, a = _entries(ev, args, "Matrix.vecMul", (1, 2))
-    _same(v.dom[0], a.dom[0], "Matrix.vecMul")
-    _sums(ev, v, a)
-    return call_vectorised(
-        lambda y, x: jnp.einsum("i,ij->j", y, x), [v, a], kind=a.kind, dom=(a.dom[1],)
-    )
-
-
-def _dot(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
-    v, w = _entries(ev, args, "dotProduct", (1, 1))
-    _same(v.dom[0], w.dom[0], "dotProduct")
-    _sums(ev, v, w)
-    return call_vectorised(lambda x, y: jnp.einsum("i,i->", x, y), [v, w], kind=v.kind, dom=())
+_mul = _contraction("Matrix.mul", (2, 2), "ij,jk->ik", (1, 0))
+_mul_vec = _contraction("Matrix.mulVec", (2, 1), "ij,j->i", (1, 0))
+_vec_mul = _contraction("Matrix.vecMul", (1, 2), "i,ij->j", (0, 0))
+_dot = _contraction("dotProduct", (1, 1), "i,i->", (0, 0))
 
 
 def _square(ev: Evaluator, args: tuple[Any, ...], name: str) -> Arr:

@@ -232,7 +232,7 @@ def instantiate(
             else:
                 raise NotSupported(f"the instance [{_text(b.type)}] is not modelled")
         on_vars.append((b, cls, tuple(names)))
-    finite = _finite_variables(tvars, on_vars, _matrix_indices(binders))
+    finite = _finite_variables(tvars, on_vars, _index_types(binders))
     finite_binders = {id(b) for b, _, args in on_vars if any(a in finite for a in args)}
     on_vars = [c for c in on_vars if id(c[0]) not in finite_binders]
     tvars = [v for v in tvars if v not in finite]
@@ -291,7 +291,7 @@ def instantiate(
     return out, len(choices) - len(out)
 
 
-def _matrix_indices(binders: Iterable[S.Binder]) -> set[str]:
+def _index_types(binders: Iterable[S.Binder]) -> set[str]:
     """The type variables written as a `Matrix`'s row or column type, or as the elements
     of a `Finset`, in a binder's type: types of indices."""
     out: set[str] = set()

@@ -197,15 +197,9 @@ class _Elaborator:
             return S.Prefix(t.op, arg), (k if t.op == "-" else None)
         if isinstance(t, S.Postfix):
             return self.postfix(t)
-        if isinstance(t, S.BigOp):
+        if isinstance(t, S.BigOp | S.Lam | S.Quant):  # a sum is of its body's kind
             body, k = self.term(t.body)
-            return dataclasses.replace(t, body=body), k
-        if isinstance(t, S.Lam):
-            body, _ = self.term(t.body)
-            return dataclasses.replace(t, body=body), None
-        if isinstance(t, S.Quant):
-            body, _ = self.term(t.body)
-            return dataclasses.replace(t, body=body), None
+            return dataclasses.replace(t, body=body), k if isinstance(t, S.BigOp) else None
         if isinstance(t, S.Abs):
             inner, _ = self.term(t.term)
             return dataclasses.replace(t, term=inner), SCALAR

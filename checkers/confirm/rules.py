@@ -15,16 +15,16 @@ unchanged. A primitive without a rule raises `Unconfirmable`.
 
 from __future__ import annotations
 
-import functools
-import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from checkers.confirm import complex as cx
 from checkers.confirm import functions as fn
 from checkers.confirm import intervals as iv
 from checkers.confirm.intervals import Interval, full
+from checkers.confirm.reductions import arg_rule, cumulative, dot_general, extreme, reduction, zero
 from checkers.confirm.values import Rule, Unconfirmable, Undecided, is_float, kind, mapped
 from checkers.interpret.indexing import gather, iota, scatter_add
 from checkers.interpret.rules import RULES as NUMPY_RULES
@@ -76,6 +76,10 @@ def _arith(name: str) -> Rule:
     floats = {**fn.BINARY, "rem": _float_rem}
 
     def one(a: Any, b: Any) -> Any:
+        if cx.is_complex(a) or cx.is_complex(b):
+            if name not in cx.BINARY:
+                raise Unconfirmable(f"{name} of complex values")
+            return cx.BINARY[name](cx.lift(a), cx.lift(b))
         if is_float(a) or is_float(b):
             return floats[name](iv.lift(a), iv.lift(b))
         if (a is None or b is None or isinstance(a, bool)) and name in ("max", "min"):
@@ -123,6 +127,11 @@ def _not(x: Any) -> Any:
 
 def _compare(name: str) -> Rule:
     def one(a: Any, b: Any) -> Any:
+        if cx.is_complex(a) or cx.is_complex(b):
+            if name not in ("eq", "ne"):
+                raise Unconfirmable(f"the comparison {name} of complex values")
+            e = cx.equal(cx.lift(a), cx.lift(b))
+            return e if e is None or name == "eq" else not e
         if is_float(a) or is_float(b):
             a, b = iv.lift(a), iv.lift(b)
             if name in ("eq", "ne"):
@@ -158,6 +167,14 @@ def _unary_any(name: str) -> Rule:
     }
 
     def one(x: Any) -> Any:
+        if cx.is_complex(x):
+            if name == "neg":
+                return -x
+            if name == "abs":
+                return cx.modulus(x)
+            if name == "square":
+                return cx.mul(x, x)
+            raise Unconfirmable(f"{name} of a complex value")
         if is_float(x):
             return fn.UNARY[name](x)
         return ints[name](int(x))
@@ -172,6 +189,8 @@ def _is_finite(x: Any) -> Any:
 
 
 def _integer_pow(x: Any, *, y: int) -> Any:
+    if cx.is_complex(x):
+        return cx.power(x, y)
     if is_float(x):
         return fn.integer_power(x, y)
     return _int_pow(int(x), y)
@@ -189,6 +208,8 @@ def _select(which: Any, *cases: Any) -> Any:
         if len(cases) != 2:
             raise Undecided("an undecided choice among more than two cases")
         a, b = cases
+        if cx.is_complex(a) or cx.is_complex(b):
+            return cx.hull(cx.lift(a), cx.lift(b))
         if is_float(a) or is_float(b):
             return iv.hull(iv.lift(a), iv.lift(b))
         if a == b:
@@ -200,6 +221,12 @@ def _select(which: Any, *cases: Any) -> Any:
 
 
 def _convert(x: Any, target: str) -> Any:
+    if target == "c":
+        return cx.lift(x)
+    if cx.is_complex(x):  # XLA converts a complex number to a real one by its real part
+        if target != "f":
+            raise Unconfirmable(f"a complex value converted to kind {target}")
+        return x.re
     if target == "f":
         return iv.lift(x)
     if target == "b":
@@ -222,93 +249,16 @@ def _clamp(lo: Any, x: Any, hi: Any) -> Any:
     return mn(mx(x, lo), hi)
 
 
-# --- reductions --------------------------------------------------------------------------
+def _complex(re: Any, im: Any) -> Any:
+    return cx.CInterval(iv.lift(re), iv.lift(im))
 
 
-def _along(x: np.ndarray, axes: Sequence[int]) -> np.ndarray:
-    """x with `axes` moved last and merged into one."""
-    rest = [a for a in range(x.ndim) if a not in axes]
-    moved = np.transpose(x, rest + list(axes))
-    n = math.prod(x.shape[a] for a in axes)
-    return moved.reshape(tuple(x.shape[a] for a in rest) + (n,))
+def _part(imaginary: bool) -> Rule:
+    def one(x: Any) -> Any:
+        z = cx.lift(x)
+        return z.im if imaginary else z.re
 
-
-def _reduction(op: Rule, identity: Callable[[str], Any]) -> Rule:
-    def rule(x: np.ndarray, *, axes: Sequence[int], out_kind: str, **_: Any) -> np.ndarray:
-        rows = _along(x, tuple(axes))
-        out = np.empty(rows.shape[:-1], dtype=object)
-        for index in np.ndindex(out.shape):
-            items = list(rows[index])
-            out[index] = functools.reduce(op, items) if items else identity(out_kind)
-        return out
-
-    return rule
-
-
-def _extreme(out_kind: str, top: bool) -> Any:
-    if out_kind == "f":
-        return iv.point(-math.inf if top else math.inf)
-    if out_kind == "b":
-        return not top
-    info = np.iinfo(np.int64)
-    return int(info.min if top else info.max)
-
-
-def _arg(top: bool) -> Rule:
-    def rule(x: np.ndarray, *, axes: Sequence[int], index_dtype: Any, **_: Any) -> np.ndarray:
-        rows = _along(x, tuple(axes))
-        out = np.empty(rows.shape[:-1], dtype=object)
-        above = _compare("gt" if top else "lt")
-        at_least = _compare("ge" if top else "le")
-        for index in np.ndindex(out.shape):
-            row = list(rows[index])
-            winners = [
-                i
-                for i in range(len(row))
-                if all(above(row[i], row[j]) is True for j in range(i))
-                and all(at_least(row[i], row[j]) is True for j in range(i + 1, len(row)))
-            ]
-            if len(winners) != 1:
-                raise Undecided("an argmax or argmin among values that may tie")
-            out[index] = winners[0]
-        return out
-
-    return rule
-
-
-def _cumulative(op: Rule) -> Rule:
-    def rule(x: np.ndarray, *, axis: int, reverse: bool, **_: Any) -> np.ndarray:
-        moved = np.moveaxis(x, axis, -1)
-        out = np.empty(moved.shape, dtype=object)
-        for index in np.ndindex(moved.shape[:-1]):
-            row = list(moved[index])
-            order = range(len(row) - 1, -1, -1) if reverse else range(len(row))
-            acc: Any = None
-            for k in order:
-                acc = row[k] if acc is None else op(acc, row[k])
-                out[index + (k,)] = acc
-        return np.moveaxis(out, -1, axis)
-
-    return rule
-
-
-def _dot_general(
-    lhs: np.ndarray, rhs: np.ndarray, *, dimension_numbers: Any, out_kind: str, **_: Any
-) -> np.ndarray:
-    (lc, rc), (lb, rb) = dimension_numbers
-    letters = iter("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-    left = [next(letters) for _ in range(lhs.ndim)]
-    right = [""] * rhs.ndim
-    for a, b in zip((*lc, *lb), (*rc, *rb), strict=True):
-        right[b] = left[a]
-    right = [r or next(letters) for r in right]
-    out = [left[a] for a in lb]
-    out += [left[a] for a in range(lhs.ndim) if a not in lc and a not in lb]
-    out += [right[b] for b in range(rhs.ndim) if b not in rc and b not in rb]
-    if out_kind == "f":
-        lhs, rhs = mapped(iv.lift, lhs), mapped(iv.lift, rhs)
-    spec = f"{''.join(left)},{''.join(right)}->{''.join(out)}"
-    return np.asarray(np.einsum(spec, lhs, rhs), dtype=object)
+    return one
 
 
 # --- the table -------------------------------------------------------------------------
@@ -349,19 +299,24 @@ RULES: dict[str, Rule] = {
     "convert_element_type": lambda x, *, new_dtype, out_kind, **_: mapped(
         lambda v: _convert(v, kind(new_dtype)), x
     ),
-    "reduce_sum": _reduction(_arith("add"), lambda k: iv.point(0) if k == "f" else 0),
-    "reduce_prod": _reduction(_arith("mul"), lambda k: iv.point(1) if k == "f" else 1),
-    "reduce_max": _reduction(_arith("max"), lambda k: _extreme(k, True)),
-    "reduce_min": _reduction(_arith("min"), lambda k: _extreme(k, False)),
-    "reduce_and": _reduction(_logical(lambda p, q: p and q, lambda a, b: a & b), lambda k: True),
-    "reduce_or": _reduction(_logical(lambda p, q: p or q, lambda a, b: a | b), lambda k: False),
-    "argmax": _arg(True),
-    "argmin": _arg(False),
-    "cumsum": _cumulative(_arith("add")),
-    "cumprod": _cumulative(_arith("mul")),
-    "cummax": _cumulative(_arith("max")),
-    "cummin": _cumulative(_arith("min")),
-    "dot_general": _dot_general,
+    "reduce_sum": reduction(_arith("add"), zero),
+    "reduce_prod": reduction(_arith("mul"), lambda k: iv.point(1) if k == "f" else 1),
+    "reduce_max": reduction(_arith("max"), lambda k: extreme(k, True)),
+    "reduce_min": reduction(_arith("min"), lambda k: extreme(k, False)),
+    "reduce_and": reduction(_logical(lambda p, q: p and q, lambda a, b: a & b), lambda k: True),
+    "reduce_or": reduction(_logical(lambda p, q: p or q, lambda a, b: a | b), lambda k: False),
+    "argmax": arg_rule(_compare("gt"), _compare("ge")),
+    "argmin": arg_rule(_compare("lt"), _compare("le")),
+    "cumsum": cumulative(_arith("add")),
+    "cumprod": cumulative(_arith("mul")),
+    "cummax": cumulative(_arith("max")),
+    "cummin": cumulative(_arith("min")),
+    "dot_general": dot_general,
+    # ℂ (confirm/complex.py)
+    "complex": _ignoring(_complex),
+    "real": _ignoring(_part(False)),
+    "imag": _ignoring(_part(True)),
+    "conj": lambda x, *, out_kind, **_: mapped(lambda v: cx.conj(cx.lift(v)), x),
     "iota": lambda *, out_kind, **params: iota(**params).astype(object),
 }
 

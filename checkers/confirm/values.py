@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from checkers.confirm.complex import CInterval
 from checkers.confirm.intervals import Interval, constant, point
 
 Rule = Callable[..., Any]
@@ -28,7 +29,8 @@ class Undecided(Exception):
 
 
 def kind(dtype: Any) -> str:
-    """'f', 'i' or 'b': how values of a jaxpr dtype are held."""
+    """'f', 'i', 'b' or 'c' (complex: confirm/complex.py): how values of a jaxpr dtype are
+    held."""
     d = np.dtype(dtype)
     if d == np.bool_:
         return "b"
@@ -36,6 +38,8 @@ def kind(dtype: Any) -> str:
         return "i"
     if np.issubdtype(d, np.floating):
         return "f"
+    if np.issubdtype(d, np.complexfloating):
+        return "c"
     raise Unconfirmable(f"values of dtype {d}")
 
 
@@ -49,6 +53,9 @@ def exact(value: Any, *, literal: bool) -> np.ndarray:
     if k == "f":
         make = constant if literal else point
         items: list[Any] = [make(float(x)) for x in flat]
+    elif k == "c":
+        make = constant if literal else point
+        items = [CInterval(make(float(x.real)), make(float(x.imag))) for x in flat]
     elif k == "i":
         items = [int(x) for x in flat]
     else:
@@ -70,6 +77,12 @@ def settle(value: Any, dtype: Any, shape: Sequence[int], name: str) -> np.ndarra
 
 
 def _element(x: Any, k: str, name: str) -> Any:
+    if k == "c":
+        if isinstance(x, CInterval):
+            return x
+        if isinstance(x, complex | np.complexfloating):
+            return CInterval(constant(float(x.real)), constant(float(x.imag)))
+        return CInterval(_element(x, "f", name), point(0))
     if k == "f":
         if isinstance(x, Interval):
             return x

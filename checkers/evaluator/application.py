@@ -21,6 +21,7 @@ from checkers.language.coercion import settle
 from checkers.language.errors import EvalError, NotSupported
 from checkers.language.numerals import Numeral
 from checkers.language.types import (
+    TComplex,
     TFin,
     TFun,
     TInt,
@@ -72,7 +73,13 @@ class Application:
             kind = head.param_kind(have + k)
             if kind is None:
                 return head.param_type(have + k)
-        return {"nat": TNat(), "real": TReal(), "fin": TFin(None), "int": TInt()}.get(kind or "")
+        return {
+            "nat": TNat(),
+            "real": TReal(),
+            "complex": TComplex(),
+            "fin": TFin(None),
+            "int": TInt(),
+        }.get(kind or "")
 
     def _app(self: Host, t: S.App, env: Env, expected: Ty | None) -> Any:
         head = t.fn.arg if isinstance(t.fn, S.Prefix) and t.fn.op == "@" else t.fn

@@ -35,6 +35,7 @@ from checkers.language.host import Env, Library
 from checkers.language.memo import Applications
 from checkers.language.notation import cdot_function
 from checkers.language.types import (
+    TComplex,
     TFin,
     TInt,
     TList,
@@ -149,7 +150,11 @@ class Evaluator(Operators, Forms, BigOperators, Patterns, Application):
             if t.op == "⁻¹" and self._function_valued(t, env):
                 return self.eval(self._lifted(t, env), env, expected)
             if t.op == "⁻¹":
-                x = coerce(self._arr(self.eval(t.arg, env, TReal()), "⁻¹"), "real", self.ctx)
+                at = expected if isinstance(expected, TComplex) else TReal()
+                v = self._arr(self.eval(t.arg, env, at), "⁻¹")
+                if v.kind == "complex":
+                    return v.with_(data=T.complex_div(1, as_array(v)), iota=None)
+                x = coerce(v, "real", self.ctx)
                 if x.log:
                     return A.log_scaled(x, -1.0)
                 return x.with_(data=T.real_inv(as_array(x)), iota=None)

@@ -14,7 +14,8 @@ import numpy as np
 
 from checkers.language import arith as A
 from checkers.language.axes import expand, union_axes
-from checkers.language.coercion import coerce, host_constant
+from checkers.language.coercion import TYPED_RANK, coerce, host_constant
+from checkers.language.complex import modulus
 from checkers.language.errors import EvalError, NotSupported, UntypedNumeral
 from checkers.language.notation import INDEX_NOTATION, field_function
 from checkers.language.types import TFin, TFun, TList, TNat, TProd, Ty, kind_of
@@ -36,8 +37,6 @@ from theorem_index.lean import syntax as S
 
 if TYPE_CHECKING:
     from checkers.language.host import Env, Host
-
-RANK = {"fin": 1, "nat": 2, "int": 3, "real": 4}
 
 
 def lambda_params(binders: tuple[S.Binder, ...]) -> tuple[tuple[Any, S.Term | None], ...]:
@@ -86,11 +85,11 @@ class Forms:
             return Arr(jnp.zeros((0,)), "real", dom=(Sz(0),))
         kind = "num"
         for v in vals:
-            if v.kind in RANK:
+            if v.kind in TYPED_RANK:
                 kind, _ = self._join(kind, None, v.kind, v.bound)
         if kind == "num":
             ek = kind_of(elem) if elem is not None else None
-            if ek not in RANK:
+            if ek not in TYPED_RANK:
                 raise UntypedNumeral("a vector of numerals whose element type is not fixed here")
             kind = ek or "real"
         kind = "real" if kind == "fin" else kind
@@ -113,8 +112,11 @@ class Forms:
         return self.apply(self.constant(INDEX_NOTATION[t.suffix]), args)
 
     def _norm(self: Host, t: S.Norm, env: Env) -> Arr:
-        x = coerce(self._arr(self.eval(t.term, env), "‖·‖"), "real", self.ctx)
-        d = jnp.abs(as_array(x))
+        x = self._arr(self.eval(t.term, env), "‖·‖")
+        if x.kind == "complex":  # the modulus, from the parts (library/complex)
+            d = modulus(jnp.real(as_array(x)), jnp.imag(as_array(x)))
+        else:
+            d = jnp.abs(as_array(coerce(x, "real", self.ctx)))
         k = len(x.axes)
         if x.dom:
             red = tuple(range(k, d.ndim))
@@ -169,9 +171,8 @@ class Forms:
             return {1: "Proofs.Vec", 2: "Proofs.Mat", 3: "Proofs.Tensor3", 4: "Proofs.Kernel4"}.get(
                 len(v.dom), "Proofs.Vec"
             )
-        return {"fin": "Fin", "nat": "Nat", "int": "Int", "real": "Real", "num": "Nat"}.get(
-            v.kind, "Nat"
-        )
+        names = {"fin": "Fin", "nat": "Nat", "int": "Int", "real": "Real", "complex": "Complex"}
+        return names.get(v.kind, "Nat")
 
     def _let(self: Host, t: S.Let, env: Env, expected: Ty | None) -> Any:
         if t.pattern is not None:
@@ -197,7 +198,7 @@ class Forms:
         a = self._arr(self.eval(t.then, env2, expected), "if")
         b = self._arr(self.eval(t.els, env2, expected), "if")
         ek = kind_of(expected) if expected is not None else None
-        if ek in RANK and "num" in (a.kind, b.kind):
+        if ek in TYPED_RANK and "num" in (a.kind, b.kind):
             sz = expected.sz if isinstance(expected, TFin) else None
             a, b = (coerce(x, ek or "real", self.ctx, sz) for x in (a, b))
         return A.select(c, a, b, self.ctx)

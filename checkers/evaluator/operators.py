@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 from checkers.language import arith as A
 from checkers.language.axes import move_axis_to_dom
-from checkers.language.coercion import coerce, settle
+from checkers.language.coercion import TYPED_RANK, coerce, settle
 from checkers.language.errors import EvalError, NotSupported, UntypedNumeral
 from checkers.language.notation import NOTATION
 from checkers.language.powers import power
-from checkers.language.types import TFin, TInt, TList, TNat, TReal, Ty, kind_of
+from checkers.language.types import TComplex, TFin, TInt, TList, TNat, TReal, Ty, kind_of
 from checkers.language.values import Arr, Axis, Builtin, Closure, Partial, Sz, as_array, iota
 from checkers.lazyjax import jnp
 from theorem_index.lean import syntax as S
@@ -34,7 +34,6 @@ ARITH = ("+", "-", "*", "/", "%")
 EVALUATED_OPERATORS = frozenset(
     {*ARITH, "^", *A.CMP_OPS, "∧", "∨", "→", "↔", "•", "∘", "∈", "∉", *NOTATION}
 )
-RANK = {"fin": 1, "nat": 2, "int": 3, "real": 4}
 
 
 def _leaves(t: S.Term) -> list[S.Term]:
@@ -63,7 +62,7 @@ def _name_of(t: S.Term) -> str:
 
 
 def _ty_of_kind(kind: str, bound: Sz | None) -> Ty | None:
-    return {"real": TReal(), "nat": TNat(), "int": TInt()}.get(kind) or (
+    return {"real": TReal(), "complex": TComplex(), "nat": TNat(), "int": TInt()}.get(kind) or (
         TFin(bound) if kind == "fin" else None
     )
 
@@ -182,7 +181,7 @@ class Operators:
         except UntypedNumeral:
             e = self._arr(self.eval(t.rhs, env, TNat()), "exponent")
         ek = kind_of(expected) if expected is not None else None
-        if base.kind == "num" and not e.is_static and ek in RANK:
+        if base.kind == "num" and not e.is_static and ek in TYPED_RANK:
             base = coerce(base, ek or "real", self.ctx, getattr(expected, "sz", None))
         return power(base, e, self.ctx)
 
@@ -202,7 +201,7 @@ class Operators:
         out = []
         for t in trees:
             v = self._fold(t, vals, kind)
-            if isinstance(v, Arr) and kind in RANK:
+            if isinstance(v, Arr) and kind in TYPED_RANK:
                 v = coerce(v, kind, self.ctx, bound)
             out.append(v)
         return out
@@ -224,7 +223,7 @@ class Operators:
         vals: dict[int, Any] = {}
         kind, bound = "num", None
         ek = kind_of(expected) if expected is not None else None
-        if ek in RANK:
+        if ek in TYPED_RANK:
             kind = ek or "num"
             bound = expected.sz if isinstance(expected, TFin) else None
         for leaf in leaves:
@@ -235,14 +234,14 @@ class Operators:
             except UntypedNumeral:
                 continue
             vals[id(leaf)] = v
-            if isinstance(v, Arr) and v.kind in RANK:
+            if isinstance(v, Arr) and v.kind in TYPED_RANK:
                 kind, bound = self._join(kind, bound, v.kind, v.bound)
         if kind == "num":
             for leaf in leaves:
                 if isinstance(leaf, S.Prefix) and leaf.op == "↑":
                     v = self._coe(leaf, env, None)
                     vals[id(leaf)] = v
-                    if isinstance(v, Arr) and v.kind in RANK:
+                    if isinstance(v, Arr) and v.kind in TYPED_RANK:
                         kind, bound = self._join(kind, bound, v.kind, v.bound)
         if kind == "num" and default_nat:
             kind = "nat"
@@ -266,7 +265,7 @@ class Operators:
             if b1 is not None and b2 is not None and b1.n != b2.n:
                 return "nat", None
             return "fin", b1 or b2
-        if RANK[k2] > RANK[k1]:
+        if TYPED_RANK[k2] > TYPED_RANK[k1]:
             return k2, None
         return k1, (b1 if k1 == "fin" else None)
 
@@ -292,7 +291,7 @@ class Operators:
             return inner
         # numerals under `↑` take the target type (Lean unifies it with theirs)
         target = kind_of(expected) if expected is not None else None
-        if target in ("real", "nat", "int"):
+        if target in ("real", "complex", "nat", "int"):
             return coerce(inner, target, self.ctx)
         if target == "fin" and isinstance(expected, TFin):
             return coerce(inner, "fin", self.ctx, expected.sz)

@@ -18,7 +18,12 @@ sampling.py), some trials are:
   more (a natural number), 0 or ±1 within its range (an integer); the input's sign
   constraint is met after (`positive` makes 0 into 1). A boundary trial whose
   hypotheses then fail (`ez < |z i|` where z i is 0) is drawn again without
-  boundary values (evaluation.py), so the regime costs no trial its evidence;
+  boundary values (evaluation.py), so the regime costs no trial its evidence. A
+  complex number drawn as its parts `z.re` and `z.im` (two reals of one shape, without
+  bounds) takes them together: where `z.re` takes 0 or ±1, `z.im` is 0 (z is 0 or ±1),
+  where ±2^-20 of the scale, `z.im` is that too; elsewhere, one time in four each, z is
+  put on the real axis, on its negative half (the branch cut of `log` and `arg`), at 0,
+  or kept as drawn;
 - *lopsided* (`LOPSIDED`): some real inputs are tiny beside the others. Each stressed
   real input without bounds is drawn at `LOPSIDED_FACTOR` (2^-12) of the trial's
   scale one time in two (the only such input of a statement always): a statement
@@ -57,6 +62,7 @@ ANTITHETIC = {10: 1, 13: 5, 15: 7}  # trial → the earlier trial it negates (sa
 LOPSIDED_FACTOR = 2.0**-12
 NEAR_STEP = 2.0**-20
 _SHARE = 3  # one entry in _SHARE takes a boundary value
+KEEP, NEGATIVE, ZERO = 0, 1, 2  # what becomes of a complex input's real part
 _REALS = np.array([0.0, 1.0, -1.0, NEAR_STEP, -NEAR_STEP])
 _SCALED = np.array([False, False, False, True, True])  # tiny values follow the trial's scale
 
@@ -165,6 +171,40 @@ def with_boundary_values(
     else:
         value = np.array([0, 1, -1])[which % 3]
     return np.where(hit, np.clip(value, spec.lo, hi), x).astype(x.dtype)
+
+
+def complex_partner(name: str, specs: Mapping[str, InputSpec]) -> str | None:
+    """For the imaginary part `z.im` of a complex input, its real part `z.re`, where both
+    are reals of one shape without bounds (boundary values are then drawn together)."""
+    if not name.endswith(".im"):
+        return None
+    re, im = specs.get(name[: -len("im")] + "re"), specs.get(name)
+    if re is None or im is None or re.kind != REAL or im.kind != REAL:
+        return None
+    if re.bounds or im.bounds or re.shape != im.shape:
+        return None
+    return name[: -len("im")] + "re"
+
+
+def with_partner_boundary(
+    im: np.ndarray, partner: Stream, axis: Stream, scales: np.ndarray | float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The imaginary part of a boundary trial's complex input, and what becomes of its real
+    part (`KEEP`, `NEGATIVE`: made negative, `ZERO`). Where the real part took a boundary
+    value (`partner`: the stream `with_boundary_values` drew that part's choice from), 0
+    beside 0 or ±1 and the same tiny value beside ±2^-20 of the scale; elsewhere, from
+    `axis`, one time in four each: z on the real axis, on its negative half (the branch
+    cut of `log` and `arg`), z = 0, or z as drawn."""
+    shape = np.shape(im)[1:]
+    pick = partner.integers(0, _SHARE * len(_REALS), shape)
+    hit = pick < len(_REALS)
+    which = np.minimum(pick, len(_REALS) - 1)
+    s = np.broadcast_to(np.reshape(np.asarray(scales, dtype=np.float64), (-1,)), (len(im),))
+    value = _REALS[which] * np.where(_SCALED[which], _per_trial(s, im), 0.0)
+    where = axis.integers(0, 4, shape)  # KEEP (on the axis), NEGATIVE, ZERO, as drawn
+    on_axis = ~hit & (where < 3)
+    real_part = np.where(on_axis, where, KEEP)
+    return np.where(hit, value, np.where(on_axis, 0.0, im)), real_part
 
 
 def _per_trial(v: np.ndarray, like: np.ndarray) -> np.ndarray:

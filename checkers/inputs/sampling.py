@@ -53,13 +53,17 @@ from checkers.inputs.dims import DimsError as DimsError
 from checkers.inputs.dims import _draw_dims as _draw_dims
 from checkers.inputs.dims import draw_dims as draw_dims
 from checkers.inputs.regimes import (
+    NEGATIVE,
+    ZERO,
     antithetic_sources,
+    complex_partner,
     lopsided_candidates,
     lopsided_scales,
     near_values,
     partners,
     regimes,
     with_boundary_values,
+    with_partner_boundary,
 )
 from checkers.inputs.streams import Stream, input_key, seed_words
 
@@ -326,6 +330,16 @@ def sample_batch(
             x = values[name].copy()
             on = np.ones(int(edge.sum()), dtype=bool)
             sub = with_boundary_values(spec, x[edge], stream, on, np.asarray(scales)[edge])
+            real_part = complex_partner(name, specs)
+            if real_part is not None:  # z.im takes its boundary values with z.re's
+                joint = Stream(input_key(base, f"{real_part}#edge"), t[edge])
+                axis = Stream(input_key(base, f"{name}#axis"), t[edge])
+                sub, act = with_partner_boundary(sub, joint, axis, np.asarray(scales)[edge])
+                if real_part in values:  # drawn before (its bounds, none, do not order it)
+                    re = values[real_part].copy()
+                    part = np.where(act == NEGATIVE, -np.abs(re[edge]), re[edge])
+                    re[edge] = np.where(act == ZERO, 0.0, part)
+                    values[real_part] = re
             x[edge] = apply_constraint(sub, spec.constraint) if spec.kind == REAL else sub
             values[name] = x
         other = next((p for p in partner.get(name, ()) if p in values), None)

@@ -104,8 +104,19 @@ def _select_n(which: np.ndarray, *cases: np.ndarray) -> np.ndarray:
     return np.choose(which.astype(np.int64), cases)
 
 
+def _complex(re: np.ndarray, im: np.ndarray) -> np.ndarray:
+    """`lax.complex`: the complex dtype whose parts have re's float dtype."""
+    re, im = np.asarray(re), np.asarray(im)
+    out = np.empty(np.broadcast_shapes(re.shape, im.shape), np.result_type(re, np.complex64))
+    out.real, out.imag = re, im
+    return out
+
+
 _UNARY: dict[str, Rule] = {
     "neg": np.negative,
+    "real": np.real,
+    "imag": np.imag,
+    "conj": np.conjugate,
     "abs": np.abs,
     "sign": _sign,
     "exp": np.exp,
@@ -141,6 +152,7 @@ _UNARY: dict[str, Rule] = {
 }
 
 _BINARY: dict[str, Rule] = {
+    "complex": _complex,
     "add": np.add,
     "add_any": np.add,
     "sub": np.subtract,

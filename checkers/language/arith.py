@@ -14,11 +14,12 @@ import numpy as np
 
 from checkers.language import lax_ops as L
 from checkers.language.axes import expand, union_axes
-from checkers.language.coercion import Ctx, coerce, join_kind, settle
-from checkers.language.errors import EvalError, UntypedNumeral
+from checkers.language.coercion import Ctx, coerce, complex_dtype, join_kind, settle
+from checkers.language.errors import EvalError, NotSupported, UntypedNumeral
 from checkers.language.measure import note_operands, note_result
 from checkers.language.numerals import Numeral
 from checkers.language.total import (
+    complex_div,
     int_ediv,
     int_emod,
     nat_div,
@@ -67,7 +68,7 @@ def arith(op: str, a: Arr, b: Arr, ctx: Ctx, kind: str | None = None) -> Arr:
     a = coerce(a, kind, ctx, bound)
     b = coerce(b, kind, ctx, bound)
     scalars = not (a.axes or b.axes or a.dom or b.dom)
-    if kind != "real" and a.is_static and b.is_static and scalars:
+    if kind not in ("real", "complex") and a.is_static and b.is_static and scalars:
         return _static(op, int(a.data), int(b.data), kind, bound)
     return _arrays(op, a, b, ctx, kind, bound)
 
@@ -92,6 +93,8 @@ def _arrays(op: str, a: Arr, b: Arr, ctx: Ctx, kind: str, bound: Sz | None) -> A
     guard_entries([ax.size for ax in axes] + [s.n for s in dom], f"`{op}` of these arrays")
     if kind == "real":
         dt = ctx.dtype
+    elif kind == "complex":
+        dt = complex_dtype(ctx.dtype)
     else:  # exact integers stay exact (values.is_exact); else the context's integers
         dt = object if is_exact(a.data) or is_exact(b.data) else ctx.int_dtype
     if kind == "real" and a.log != b.log and op in ("*", "/"):
@@ -112,6 +115,10 @@ def _arrays(op: str, a: Arr, b: Arr, ctx: Ctx, kind: str, bound: Sz | None) -> A
             note_operands(ctx, x, y)
         else:
             note_result(ctx, (x, y), data)
+    elif kind == "complex":
+        data = complex_op(op, x, y)
+        if op in ("+", "-"):
+            note_operands(ctx, jnp.abs(x), jnp.abs(y))
     elif kind == "nat":
         data = _nat_op(op, x, y)
     elif kind == "int":
@@ -128,6 +135,15 @@ def _real_op(op: str, x: Any, y: Any) -> Any:
     if op == "/":
         return real_div(x, y)
     raise EvalError(f"operator {op} on ℝ")
+
+
+def complex_op(op: str, x: Any, y: Any) -> Any:
+    """x op y in ℂ: a field like ℝ, with Lean's `z / 0 = 0`."""
+    if op in ("+", "-", "*"):
+        return x + y if op == "+" else x - y if op == "-" else x * y
+    if op == "/":
+        return complex_div(x, y)
+    raise EvalError(f"operator {op} on ℂ")
 
 
 def _plain_op(op: str, x: Any, y: Any) -> Any:
@@ -198,11 +214,16 @@ def compare(op: str, a: Arr, b: Arr, ctx: Ctx) -> Arr:
             kind, bound = "nat", None
         a = coerce(a, kind, ctx, bound)
         b = coerce(b, kind, ctx, bound)
+    if kind == "complex" and op not in ("=", "≠"):
+        raise NotSupported(
+            f"the order {op} on ℂ (Mathlib's `ComplexOrder`, a scoped partial order) is not "
+            "modelled"
+        )
     if a.is_static and b.is_static and not a.axes and not b.axes:
         return Arr(bool(_py_cmp(op, a.data, b.data)), "bool")
     axes = union_axes(a, b)
     ndom = max(len(a.dom), len(b.dom))
-    dt = ctx.dtype if kind == "real" else None
+    dt = ctx.dtype if kind == "real" else complex_dtype(ctx.dtype) if kind == "complex" else None
     x = expand(a, axes, ndom, dt)
     y = expand(b, axes, ndom, dt)
     r = _jnp_cmp(op, x, y)
@@ -268,7 +289,7 @@ def negate(a: Arr, ctx: Ctx) -> Arr:
         return a.with_(data=d % n if n else d, iota=None)
     if a.kind == "int" and a.is_static:
         return Arr(-int(a.data), "int")
-    if a.kind not in ("real", "int"):
+    if a.kind not in ("real", "int", "complex"):
         raise EvalError(f"negation of a {a.describe()}")
     return a.with_(data=-as_array(a), iota=None)
 
@@ -283,6 +304,8 @@ def absolute(a: Arr) -> Arr:
         return Arr(abs(int(a.data)), "int")
     if a.log:  # positive
         return a
+    if a.kind == "complex":
+        raise NotSupported("|z| of a complex number (ℂ has no lattice; Mathlib writes ‖z‖)")
     d = host_or_array(a)  # a host constant stays one
     return a.with_(data=xp_of(d).abs(d), iota=None)
 
@@ -311,7 +334,9 @@ def select(cond: Arr, a: Arr, b: Arr, ctx: Ctx) -> Arr:
         b = coerce(b, kind, ctx, bound)
     axes = union_axes(cond, a, b)
     ndom = max(len(a.dom), len(b.dom))
-    dt = ctx.dtype if a.kind == "real" else None
+    dt = (
+        ctx.dtype if a.kind == "real" else complex_dtype(ctx.dtype) if a.kind == "complex" else None
+    )
     c = expand(cond, axes, ndom)
     x = expand(a, axes, ndom, dt)
     y = expand(b, axes, ndom, dt)

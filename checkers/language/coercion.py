@@ -18,10 +18,23 @@ import numpy as np
 from checkers.language.errors import EvalError, NotSupported
 from checkers.language.numerals import Numeral
 from checkers.language.total import xp_of
-from checkers.language.values import Arr, Sz, host_float, host_or_array
+from checkers.language.values import Arr, Sz, as_array, host_float, host_or_array
 from checkers.lazyjax import jax, jnp
 
-RANK = {"num": 0, "fin": 1, "nat": 2, "int": 3, "real": 4}
+RANK = {"num": 0, "fin": 1, "nat": 2, "int": 3, "real": 4, "complex": 5}
+# the kinds of typed numbers (a 'num' is not one yet)
+TYPED_RANK = {k: r for k, r in RANK.items() if k != "num"}
+
+
+def complex_dtype(dtype: Any) -> Any:
+    """The complex dtype whose parts have this float dtype (complex128 for float64); a
+    format without one (bfloat16) is refused."""
+    d = np.dtype(dtype)
+    if d == np.float64:
+        return np.dtype(np.complex128)
+    if d == np.float32:
+        return np.dtype(np.complex64)
+    raise NotSupported(f"complex numbers at {d} (only float64 and float32 have complex types)")
 
 
 @dataclass(frozen=True)
@@ -79,6 +92,14 @@ def coerce(x: Arr, kind: str, ctx: Ctx, bound: Sz | None = None) -> Arr:
         return x
     if isinstance(x.data, Numeral):
         return _numeral_at(x.data, kind, ctx, bound)
+    if x.kind == "complex":
+        raise EvalError(f"a complex number used as {kind} (Lean has no such coercion)")
+    if kind == "complex":  # `Complex.ofReal`, and the casts from ℕ and ℤ through it
+        if x.kind not in RANK:
+            raise EvalError(f"cannot use a {x.describe()} as a complex number")
+        real = coerce(x, "real", ctx)
+        data = jnp.asarray(as_array(real), complex_dtype(ctx.dtype))
+        return Arr(data, "complex", real.axes, real.dom)
     if x.log:  # a natural beyond int64's range (counting.py): only its real value is known
         if kind != "real":
             raise EvalError(f"a natural number beyond int64's range used as {kind}")
@@ -162,6 +183,8 @@ def _numeral_at(n: Numeral, kind: str, ctx: Ctx, bound: Sz | None) -> Arr:
         return Arr(jnp.asarray(real_numeral(n), ctx.dtype), "real")
     if kind in ("nat", "int"):
         return Arr(n.at_type(kind), kind)
+    if kind == "complex":  # a numeral in ℂ is the real one, cast
+        return coerce(_numeral_at(n, "real", ctx, None), "complex", ctx)
     if kind == "fin":
         if bound is None:
             return Arr(n.at_type("nat"), "fin")

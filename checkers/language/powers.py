@@ -14,10 +14,11 @@ import numpy as np
 from checkers.language.arith import host_positive, log_scaled
 from checkers.language.axes import expand, union_axes
 from checkers.language.coercion import Ctx, coerce, settle
+from checkers.language.complex import cpow
 from checkers.language.errors import EvalError, UntypedNumeral
 from checkers.language.measure import note_result
 from checkers.language.numerals import Numeral
-from checkers.language.total import real_inv, real_rpow, xp_of
+from checkers.language.total import complex_div, real_inv, real_rpow, xp_of
 from checkers.language.values import Arr, as_array
 from checkers.lazyjax import jnp, lax
 
@@ -29,6 +30,8 @@ def power(base: Arr, exp: Arr, ctx: Ctx) -> Arr:
 
     An exponent of numerals is a ℕ (Mathlib's default `Monoid.Pow`), so
     `x ^ (1 / 2)` is `x ^ 0`."""
+    if "complex" in (base.kind, exp.kind):
+        return _complex_power(base, exp, ctx)
     if exp.kind == "real":
         b = coerce(base, "real", ctx)
         axes = union_axes(b, exp)
@@ -122,3 +125,18 @@ def _zpow(base: Arr, e: Arr, ctx: Ctx) -> Arr:
     x, k = expand(p, axes, ndom, ctx.dtype), expand(e, axes, ndom)
     data = jnp.where(k < 0, real_inv(x), x)
     return Arr(data, "real", axes, p.dom or e.dom)
+
+
+def _complex_power(base: Arr, exp: Arr, ctx: Ctx) -> Arr:
+    """A power in ℂ: `z ^ n` for a constant n : ℕ (`Monoid.npow`) or n : ℤ (`zpow`, Lean's
+    `0⁻¹ = 0`) by multiplication; any other exponent, a ℂ one or a drawn integer, is
+    `Complex.cpow` (language/complex.py), which equals npow and zpow at integers."""
+    e = settle(exp)
+    if e.kind in ("nat", "int") and e.is_static and not e.axes:
+        k = int(e.data)
+        z = coerce(base, "complex", ctx)
+        data = lax.integer_pow(as_array(z), abs(k))
+        if k < 0:
+            data = complex_div(jnp.ones_like(data), data)
+        return z.with_(data=data, iota=None)
+    return cpow(base, e, ctx)

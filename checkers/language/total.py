@@ -32,6 +32,14 @@ def xp_of(*arrays: Any) -> Any:
 # --- ℝ ----------------------------------------------------------------------------
 
 
+def complex_div(a: Any, b: Any) -> Any:
+    """`a / b` in ℂ, 0 where b = 0 (Mathlib's `Complex.instDivInvMonoid`: b⁻¹ = conj b /
+    normSq b, and 0⁻¹ = 0)."""
+    xp = xp_of(a, b)
+    zero = b == 0
+    return xp.where(zero, 0, a / xp.where(zero, 1, b))
+
+
 def real_div(a: Any, b: Any) -> Any:
     xp = xp_of(a, b)  # host constants: IEEE division is the same in NumPy
     if xp is np:

@@ -28,6 +28,11 @@ class TReal(Ty):
 
 
 @dataclass(frozen=True)
+class TComplex(Ty):
+    """ℂ (Mathlib's `Complex`): values of kind 'complex' (complex.py)."""
+
+
+@dataclass(frozen=True)
 class TNat(Ty):
     pass
 
@@ -64,7 +69,7 @@ def entry_type(expected: Ty | None) -> Ty | None:
     vocabulary function's array arguments are (`dense`'s weight)."""
     if isinstance(expected, TFun):
         return expected.cod
-    if isinstance(expected, TReal | TNat | TInt):
+    if isinstance(expected, TReal | TComplex | TNat | TInt):
         return expected
     return None
 
@@ -95,6 +100,7 @@ class TOther(Ty):
 # included), its casts to ℝ the identity, and every float64 is a rational
 RAT_NAMES = frozenset({"ℚ", "Rat"})
 REAL_NAMES = frozenset({"ℝ", "Real"}) | RAT_NAMES
+COMPLEX_NAMES = frozenset({"ℂ", "Complex"})
 NAT_NAMES = frozenset({"ℕ", "Nat"})
 INT_NAMES = frozenset({"ℤ", "Int"})
 PROP_NAMES = frozenset({"Prop"})
@@ -235,6 +241,8 @@ def eval_type(t: S.Term, env: Mapping[str, Any], fallback: DimEval | None = None
     if name is not None:
         if name in REAL_NAMES and not args:
             return TReal()
+        if name in COMPLEX_NAMES and not args:
+            return TComplex()
         if name in NAT_NAMES and not args:
             return TNat()
         if name in INT_NAMES and not args:
@@ -256,6 +264,8 @@ def eval_type(t: S.Term, env: Mapping[str, Any], fallback: DimEval | None = None
 def type_from_text(text: str) -> Ty:
     if text in REAL_NAMES:
         return TReal()
+    if text in COMPLEX_NAMES:
+        return TComplex()
     if text in NAT_NAMES:
         return TNat()
     if text in INT_NAMES:
@@ -277,6 +287,8 @@ def kind_of(ty: Ty) -> str | None:
     _, elem = fin_domains(ty)
     if isinstance(elem, TReal):
         return "real"
+    if isinstance(elem, TComplex):
+        return "complex"
     if isinstance(elem, TNat):
         return "nat"
     if isinstance(elem, TInt):
@@ -290,7 +302,13 @@ def kind_of(ty: Ty) -> str | None:
 
 def value_type(v: Arr) -> Ty:
     """The type of an array value (its domains and element kind)."""
-    elem: Ty = {"real": TReal(), "nat": TNat(), "int": TInt(), "bool": TProp()}.get(v.kind, TReal())
+    elem: Ty = {
+        "real": TReal(),
+        "complex": TComplex(),
+        "nat": TNat(),
+        "int": TInt(),
+        "bool": TProp(),
+    }.get(v.kind, TReal())
     if v.kind == "fin":
         elem = TFin(v.bound)
     return vec_type(v.dom, elem)

@@ -27,7 +27,7 @@ from checkers.language.types import (
 from theorem_index.lean import analyse_declaration, parse_binders, parse_term, print_term
 from theorem_index.lean import syntax as S
 
-_RANK = {"fin": 0, "nat": 1, "int": 2, "real": 3}
+_RANK = {"fin": 0, "nat": 1, "int": 2, "real": 3, "complex": 4}
 _WRITTEN = {"real": ("Real", "ℝ"), "nat": ("Nat", "ℕ"), "int": ("Int", "ℤ")}
 # library functions of numbers whose coarse parameter types are exact (`Real.exp`);
 # elsewhere a 'real' parameter may take an array

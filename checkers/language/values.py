@@ -38,7 +38,7 @@ from checkers.language.errors import EvalError
 from checkers.language.numerals import Numeral
 from checkers.lazyjax import jax, jnp
 
-NUMERIC_KINDS = ("real", "int", "nat", "fin", "num")
+NUMERIC_KINDS = ("real", "complex", "int", "nat", "fin", "num")
 
 
 @dataclass(frozen=True)
@@ -339,6 +339,7 @@ def as_array(x: Arr, dtype: Any = None) -> Any:
             "a natural number beyond int64's range (held as its logarithm) used other "
             "than as a real number"
         )
+    _complex_kept(x, dtype)
     if x.log:
         d = jnp.exp(jnp.asarray(d))
         return d if dtype is None else d.astype(dtype)
@@ -359,6 +360,13 @@ def as_array(x: Arr, dtype: Any = None) -> Any:
     return jnp.asarray(d)
 
 
+def _complex_kept(x: Arr, dtype: Any) -> None:
+    """A complex value is never read at a real dtype (its imaginary part would be lost)."""
+    if x.kind == "complex" and dtype is not None and dtype is not object:
+        if not np.issubdtype(np.dtype(dtype), np.complexfloating):
+            raise EvalError(f"internal: a complex value read as {np.dtype(dtype)}")
+
+
 def is_integral_kind(kind: str) -> bool:
     return kind in ("nat", "int", "fin")
 
@@ -367,6 +375,7 @@ def host_or_array(x: Arr, dtype: Any = None) -> Any:
     """The data as a numpy array when it is a host constant (and no float dtype is
     asked of an integer), else as a jax array."""
     d = x.data
+    _complex_kept(x, dtype)
     if x.log:
         return as_array(x, dtype)
     if isinstance(d, np.ndarray) or (isinstance(d, int | bool) and not isinstance(d, Fraction)):

@@ -294,7 +294,10 @@ def _neg(ev: Evaluator, args: tuple[Any, ...]) -> Any:
 
 
 def _inv(ev: Evaluator, args: tuple[Any, ...]) -> Any:
-    x = coerce(ev._arr(args[0], "Inv.inv"), "real", ev.ctx)
+    v = ev._arr(args[0], "Inv.inv")
+    if v.kind == "complex":  # Lean's 0⁻¹ = 0 in ℂ too
+        return v.with_(data=T.complex_div(1, as_array(v)), iota=None)
+    x = coerce(v, "real", ev.ctx)
     return x.with_(data=T.real_inv(as_array(x)), iota=None)
 
 

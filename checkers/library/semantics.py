@@ -37,6 +37,7 @@ from checkers.language.types import (
     head_and_args,
 )
 from checkers.language.values import Builtin, Proof
+from checkers.library.complex import COMPLEX
 from checkers.library.counting import COUNTING
 from checkers.library.lean_core import CORE
 from checkers.library.lists import LISTS
@@ -51,7 +52,7 @@ from theorem_index.lean import syntax as S
 from theorem_index.model import Declaration
 
 # The language's own library: Lean core and Mathlib (numbers, lists, finite sets,
-# counting, probability), and the derivatives.
+# counting, probability, ℂ, matrices), and the derivatives.
 BASE: tuple[Builtin, ...] = (
     *CORE,
     *LISTS,
@@ -60,6 +61,7 @@ BASE: tuple[Builtin, ...] = (
     *PROBABILITY,
     *DERIVATIVES,
     *MATRICES,
+    *COMPLEX,
 )
 # ... with every installed project's vocabulary pack (entry points, plugins.py).
 _LOADED = build_library(BASE, load_packs())

@@ -28,9 +28,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from checkers.core import DimConstraint
+from checkers.language.complex import COMPLEX_PARTS
 from checkers.language.errors import NotSupported
 from checkers.language.instances import ANY_TYPE, class_name, holds, modelled_name
 from checkers.language.types import (
+    COMPLEX_NAMES,
     INT_NAMES,
     LIST_NAMES,
     NAT_NAMES,
@@ -366,7 +368,12 @@ def _unsampled(prop: S.Term) -> bool:
 def _plan_bounds(plan: Plan) -> None:
     """The hypotheses evaluated per trial that the sampler can meet become bounds
     (bounds.py); they are still evaluated per trial."""
-    reals = [i.name for i in plan.inputs if i.role == "real"]
+    reals = [
+        i.name for i in plan.inputs if i.role == "real" and not _is_name(i.type, COMPLEX_NAMES)
+    ]
+    for i in plan.inputs:  # a complex number is drawn as its parts: `z.re`, `z.im`
+        if i.role == "real" and _is_name(i.type, COMPLEX_NAMES):
+            reals.extend(f"{i.name}.{f}" for f in COMPLEX_PARTS)
     for i in plan.inputs:  # the real fields of a sampled structure: `M.u`
         if i.role == "struct":
             h, _ = head_and_args(i.type)

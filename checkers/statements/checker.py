@@ -25,6 +25,7 @@ from checkers.evaluator.evaluate import Evaluator
 from checkers.exact.sides import EXACT, exact_sides, list_sides
 from checkers.language.arith import select
 from checkers.language.coercion import Ctx, coerce, settle
+from checkers.language.complex import as_parts
 from checkers.language.errors import EvalError, NotSupported
 from checkers.language.measure import Meter, paused
 from checkers.language.notation import constants_in
@@ -173,23 +174,34 @@ class DerivedChecker(TrialInputs):
             if side.axes:
                 raise EvalError("internal: a side still depends on a bound index")
         lhs, rhs = settle(lhs), settle(rhs)
-        if not any(h.how in ("mask", "dims", "constraint") for h in self.plan.hyps):
+        complex_sides = "complex" in (lhs.kind, rhs.kind)
+        if complex_sides and rel.op != "=":
+            raise NotSupported(
+                f"the order {rel.op} on ℂ (Mathlib's `ComplexOrder`, a scoped partial order) "
+                "is not modelled"
+            )
+        if not complex_sides and not any(
+            h.how in ("mask", "dims", "constraint") for h in self.plan.hyps
+        ):
             exact = exact_sides(rel.op, lhs, rhs, ev.ctx.dtype, tolerant=not single)
             if exact is not None:
                 if single:
                     self.tolerance = EXACT  # exact.py: decided exactly, in every dtype
                 return exact
-        lhs = coerce(lhs, "real", ev.ctx)
-        rhs = coerce(rhs, "real", ev.ctx)
+        kind = "complex" if complex_sides else "real"
+        lhs = coerce(lhs, kind, ev.ctx)
+        rhs = coerce(rhs, kind, ev.ctx)
         for h in self.plan.hyps:
             if h.how in ("mask", "dims", "constraint"):
                 with paused(ev.ctx):  # the hypotheses are not part of the comparison
                     ok = ev.eval(h.prop, env)
                 if not (isinstance(ok, Arr) and ok.kind == "bool"):
                     raise NotSupported(f"the hypothesis {h.text} is not decidable here")
-                zero = Arr(jnp.zeros((), ev.ctx.dtype), "real")
+                zero = coerce(Arr(jnp.zeros((), ev.ctx.dtype), "real"), kind, ev.ctx)
                 lhs = select(ok, lhs, zero, ev.ctx)
                 rhs = select(ok, rhs, zero, ev.ctx)
+        if complex_sides:  # equal complex numbers: equal real and imaginary parts
+            return as_parts(lhs), as_parts(rhs)
         return lhs, rhs
 
     def build_measured(

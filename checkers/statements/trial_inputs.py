@@ -18,6 +18,7 @@ from typing import Any
 from checkers.core import InputSpec
 from checkers.evaluator.evaluate import Evaluator
 from checkers.evaluator.finsets import drawn_finset
+from checkers.language.complex import COMPLEX_PARTS, build
 from checkers.language.errors import EvalError, NotSupported
 from checkers.language.types import TFin, const_name, fin_domains, head_and_args, kind_of
 from checkers.language.values import Arr, Proof, TypeValue, static_nat
@@ -109,6 +110,15 @@ class TrialInputs:
                     if p.target == inp.name and (b := to_bound(p, dims, len(shape))) is not None
                 )
                 out[inp.name] = InputSpec.real(shape, constraint=constraint, bounds=bounds)
+            elif kind == "complex":  # its parts, each a real input of the same shape
+                for part in COMPLEX_PARTS:
+                    key = f"{inp.name}.{part}"
+                    bounds = tuple(
+                        b
+                        for p in self.plan.bounds
+                        if p.target == key and (b := to_bound(p, dims, len(shape))) is not None
+                    )
+                    out[key] = InputSpec.real(shape, bounds=bounds)
             elif kind in ("int", "nat"):  # `Fin n → ℤ`, drawn as a list's elements are
                 out[inp.name] = element_spec(kind, shape)
             else:
@@ -137,8 +147,12 @@ class TrialInputs:
                 shape = self.plan.lists.shapes[inp.name]
                 env[inp.name] = list_value(inp.name, shape, dims, inputs, dtype)
                 continue
-            x = inputs[inp.name]
             ty = types[inp.name]
+            if kind_of(ty) == "complex":
+                re, im = (jnp.asarray(inputs[f"{inp.name}.{p}"], dtype) for p in COMPLEX_PARTS)
+                env[inp.name] = Arr(build(re, im), "complex", dom=fin_domains(ty)[0])
+                continue
+            x = inputs[inp.name]
             if inp.role == "finset":
                 env[inp.name] = drawn_finset(jnp.asarray(x) == 1, _finset_size(inp.name, ty))
                 continue

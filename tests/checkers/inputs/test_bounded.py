@@ -217,3 +217,21 @@ def test_boundary_trials_mix_zero_and_one_into_inputs_within_their_domain() -> N
     t = int(np.flatnonzero(edge)[0])
     alone = sample_trial(specs, fin_plan(specs, 1), BASE, t)
     assert (alone["x"] == got["x"][t]).all() and alone["k"] == got["k"][t]
+
+
+def test_a_complex_number_takes_its_boundary_values_with_both_parts() -> None:
+    # `z.re`, `z.im`: a complex input's parts (language/complex.py); in the boundary trials z
+    # is 0, ±1, on the real axis and on its negative half (log's branch cut) together
+    specs = {"z.re": InputSpec.real((4,)), "z.im": InputSpec.real((4,))}
+    got = draw(specs, 256)
+    edge = regimes(np.arange(256), "float64").boundary
+    z = got["z.re"] + 1j * got["z.im"]
+    at_edge, elsewhere = z[edge], z[~edge]
+    assert (at_edge == 0).any() and (at_edge == 1).any() and (at_edge == -1).any()
+    negative_axis = (at_edge.imag == 0) & (at_edge.real < 0) & (at_edge != -1)
+    assert negative_axis.mean() > 0.1
+    assert (elsewhere.imag != 0).all() and (elsewhere != 0).all()
+    # the same draw for the same trial, alone
+    t = int(np.flatnonzero(edge)[0])
+    alone = sample_trial(specs, fin_plan(specs, 1), BASE, t)
+    assert (alone["z.re"] == got["z.re"][t]).all() and (alone["z.im"] == got["z.im"][t]).all()

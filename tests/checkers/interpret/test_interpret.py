@@ -205,6 +205,13 @@ CASES = {
         lambda x: jax.jvp(lambda y: jnp.tanh(y) * jnp.exp(y), (x,), (jnp.ones_like(x),)),
         (F,),
     ),
+    # ℂ as language/complex.py builds it: from and into parts, with the field operations
+    "complex numbers": (
+        lambda x, y: (lambda z: (jnp.real(z * z / (z + 2.0)), jnp.imag(z - z * 3.0), jnp.real(-z)))(
+            lax.complex(x, y)
+        ),
+        (F, F),
+    ),
     "iota and integer powers": (
         lambda a: (
             lax.iota(jnp.int32, 5),

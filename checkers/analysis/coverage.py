@@ -30,9 +30,7 @@ from checkers.evaluator.operators import EVALUATED_OPERATORS
 from checkers.language.errors import NotSupported
 from checkers.language.instances import instantiate
 from checkers.language.types import (
-    COMPLEX_NAMES,
-    INT_NAMES,
-    NAT_NAMES,
+    NUMBER_NAMES,
     REAL_NAMES,
     array_rank,
     const_name,
@@ -230,7 +228,7 @@ def _sampleable(ty: Any, sem: Any, depth: int) -> bool:
     return _sampleable(body[0].rhs, sem, depth + 1)
 
 
-_NUMBERS = REAL_NAMES | COMPLEX_NAMES | NAT_NAMES | INT_NAMES
+_NUMBERS = NUMBER_NAMES
 _SCALARS = _NUMBERS | {"Fin"}
 
 

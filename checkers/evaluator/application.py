@@ -26,6 +26,7 @@ from checkers.language.types import (
     TFun,
     TInt,
     TNat,
+    TNNReal,
     TReal,
     Ty,
     const_name,
@@ -77,6 +78,7 @@ class Application:
             "nat": TNat(),
             "real": TReal(),
             "complex": TComplex(),
+            "nnreal": TNNReal(),
             "fin": TFin(None),
             "int": TInt(),
         }.get(kind or "")

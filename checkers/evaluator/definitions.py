@@ -16,10 +16,9 @@ from checkers.evaluator.equations import Param
 from checkers.language.errors import NotSupported
 from checkers.language.substitute import substitute
 from checkers.language.types import (
-    INT_NAMES,
     LIST_NAMES,
     NAT_NAMES,
-    REAL_NAMES,
+    NUMBER_NAMES,
     array_rank,
     const_name,
     head_and_args,
@@ -58,7 +57,7 @@ def by_cases(
     return names, S.Match(tuple(S.Var(n) for n in names), alts)
 
 
-_SCALARS = NAT_NAMES | INT_NAMES | REAL_NAMES
+_SCALARS = NUMBER_NAMES
 
 
 def _data_type(t: S.Term) -> bool:

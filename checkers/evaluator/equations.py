@@ -38,9 +38,9 @@ from checkers.language.coercion import coerce, settle
 from checkers.language.errors import EvalError, NotSupported
 from checkers.language.instances import argument_type
 from checkers.language.types import (
-    INT_NAMES,
     LIST_NAMES,
     NAT_NAMES,
+    NUMBER_NAMES,
     REAL_NAMES,
     TFin,
     TFun,
@@ -74,7 +74,7 @@ if TYPE_CHECKING:
 
 
 # types the evaluator models by kind (numbers, indices, lists), not by name
-_MODELLED = NAT_NAMES | REAL_NAMES | INT_NAMES | LIST_NAMES | {"Fin"}
+_MODELLED = NUMBER_NAMES | LIST_NAMES | {"Fin"}
 # exact applications kept per library (see EqnFn.apply_args), the least recent dropped first
 MAX_APPLICATIONS = 256
 

@@ -40,6 +40,7 @@ from checkers.language.types import (
     TInt,
     TList,
     TNat,
+    TNNReal,
     TOther,
     TReal,
     Ty,
@@ -150,14 +151,15 @@ class Evaluator(Operators, Forms, BigOperators, Patterns, Application):
             if t.op == "⁻¹" and self._function_valued(t, env):
                 return self.eval(self._lifted(t, env), env, expected)
             if t.op == "⁻¹":
-                at = expected if isinstance(expected, TComplex) else TReal()
+                at = expected if isinstance(expected, TComplex | TNNReal) else TReal()
                 v = self._arr(self.eval(t.arg, env, at), "⁻¹")
                 if v.kind == "complex":
                     return v.with_(data=T.complex_div(1, as_array(v)), iota=None)
                 x = coerce(v, "real", self.ctx)
+                kind = "nnreal" if v.kind == "nnreal" else "real"  # ℝ≥0 has its own ⁻¹
                 if x.log:
-                    return A.log_scaled(x, -1.0)
-                return x.with_(data=T.real_inv(as_array(x)), iota=None)
+                    return A.log_scaled(x, -1.0).with_(kind=kind)
+                return x.with_(data=T.real_inv(as_array(x)), iota=None, kind=kind)
             raise NotSupported(f"postfix {t.op}")
         if isinstance(t, S.Typed) and _numeral_function(t, env):
             # `(1 : 𝕜 → F)`: Pi's numeral, the constant function

@@ -171,7 +171,14 @@ class Forms:
             return {1: "Proofs.Vec", 2: "Proofs.Mat", 3: "Proofs.Tensor3", 4: "Proofs.Kernel4"}.get(
                 len(v.dom), "Proofs.Vec"
             )
-        names = {"fin": "Fin", "nat": "Nat", "int": "Int", "real": "Real", "complex": "Complex"}
+        names = {
+            "fin": "Fin",
+            "nat": "Nat",
+            "int": "Int",
+            "real": "Real",
+            "nnreal": "NNReal",
+            "complex": "Complex",
+        }
         return names.get(v.kind, "Nat")
 
     def _let(self: Host, t: S.Let, env: Env, expected: Ty | None) -> Any:

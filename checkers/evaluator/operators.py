@@ -21,7 +21,7 @@ from checkers.language.coercion import TYPED_RANK, coerce, settle
 from checkers.language.errors import EvalError, NotSupported, UntypedNumeral
 from checkers.language.notation import NOTATION
 from checkers.language.powers import power
-from checkers.language.types import TComplex, TFin, TInt, TList, TNat, TReal, Ty, kind_of
+from checkers.language.types import TComplex, TFin, TInt, TList, TNat, TNNReal, TReal, Ty, kind_of
 from checkers.language.values import Arr, Axis, Builtin, Closure, Partial, Sz, as_array, iota
 from checkers.lazyjax import jnp
 from theorem_index.lean import syntax as S
@@ -61,10 +61,17 @@ def _name_of(t: S.Term) -> str:
     return t.name if isinstance(t, S.Const | S.Ident | S.Var) else type(t).__name__
 
 
+_KIND_TYPES: dict[str, Ty] = {
+    "real": TReal(),
+    "nnreal": TNNReal(),
+    "complex": TComplex(),
+    "nat": TNat(),
+    "int": TInt(),
+}
+
+
 def _ty_of_kind(kind: str, bound: Sz | None) -> Ty | None:
-    return {"real": TReal(), "complex": TComplex(), "nat": TNat(), "int": TInt()}.get(kind) or (
-        TFin(bound) if kind == "fin" else None
-    )
+    return _KIND_TYPES.get(kind) or (TFin(bound) if kind == "fin" else None)
 
 
 # operators that Mathlib's `Pi` instances make pointwise on functions
@@ -291,13 +298,13 @@ class Operators:
             return inner
         # numerals under `↑` take the target type (Lean unifies it with theirs)
         target = kind_of(expected) if expected is not None else None
-        if target in ("real", "complex", "nat", "int"):
+        if target in ("real", "nnreal", "complex", "nat", "int"):
             return coerce(inner, target, self.ctx)
         if target == "fin" and isinstance(expected, TFin):
             return coerce(inner, "fin", self.ctx, expected.sz)
         if inner.kind == "fin":
             return coerce(inner, "nat", self.ctx)
-        if inner.kind in ("nat", "int"):
+        if inner.kind in ("nat", "int", "nnreal"):
             return coerce(inner, "real", self.ctx)
         return inner
 

@@ -36,6 +36,8 @@ from checkers.language.vectorise import guard_entries
 from checkers.lazyjax import jnp
 
 ARITH_OPS = ("+", "-", "*", "/", "%")
+# the kinds held as floats (or complex floats): never computed as exact Python numbers
+FLOAT_KINDS = ("real", "nnreal", "complex")
 # positive reals held as their logarithms (values.py) combine without leaving log
 # space, so exponentials beyond float64's range still meet: e^a / e^b is e^(a - b)
 LOG_OPS = {"*": "add", "/": "subtract", "+": "logaddexp"}  # jnp's functions
@@ -68,7 +70,7 @@ def arith(op: str, a: Arr, b: Arr, ctx: Ctx, kind: str | None = None) -> Arr:
     a = coerce(a, kind, ctx, bound)
     b = coerce(b, kind, ctx, bound)
     scalars = not (a.axes or b.axes or a.dom or b.dom)
-    if kind not in ("real", "complex") and a.is_static and b.is_static and scalars:
+    if kind not in FLOAT_KINDS and a.is_static and b.is_static and scalars:
         return _static(op, int(a.data), int(b.data), kind, bound)
     return _arrays(op, a, b, ctx, kind, bound)
 
@@ -91,7 +93,7 @@ def _arrays(op: str, a: Arr, b: Arr, ctx: Ctx, kind: str, bound: Sz | None) -> A
         raise EvalError(f"cannot combine a {a.describe()} with a {b.describe()}")
     # index arithmetic over two bound variables (`finProdFinEquiv`) broadcasts to every pair
     guard_entries([ax.size for ax in axes] + [s.n for s in dom], f"`{op}` of these arrays")
-    if kind == "real":
+    if kind in ("real", "nnreal"):
         dt = ctx.dtype
     elif kind == "complex":
         dt = complex_dtype(ctx.dtype)
@@ -109,7 +111,11 @@ def _arrays(op: str, a: Arr, b: Arr, ctx: Ctx, kind: str, bound: Sz | None) -> A
         return Arr(getattr(jnp, LOG_OPS[op])(x, y), kind, axes, dom, log=True)
     x = expand(a, axes, ndom, dt)
     y = expand(b, axes, ndom, dt)
-    if kind == "real":
+    if kind == "nnreal" and op == "-":  # Mathlib's truncated subtraction on ℝ≥0
+        data = _real_op(op, x, y)
+        note_operands(ctx, x, y)
+        data = xp_of(data).maximum(data, 0.0)
+    elif kind in ("real", "nnreal"):
         data = _real_op(op, x, y)
         if op in ("+", "-"):
             note_operands(ctx, x, y)
@@ -127,6 +133,13 @@ def _arrays(op: str, a: Arr, b: Arr, ctx: Ctx, kind: str, bound: Sz | None) -> A
         n = bound.n if bound is not None else 0
         data = _nat_op(op, x, y) if op in ("/", "%") else _fin_op(op, x, y, n)
     return Arr(data, kind, axes, dom, bound=bound if kind == "fin" else None)
+
+
+def _float_dtype(kind: str, ctx: Ctx) -> Any:
+    """The dtype values of a float kind are laid out at (None for the others)."""
+    if kind in ("real", "nnreal"):
+        return ctx.dtype
+    return complex_dtype(ctx.dtype) if kind == "complex" else None
 
 
 def _real_op(op: str, x: Any, y: Any) -> Any:
@@ -223,7 +236,7 @@ def compare(op: str, a: Arr, b: Arr, ctx: Ctx) -> Arr:
         return Arr(bool(_py_cmp(op, a.data, b.data)), "bool")
     axes = union_axes(a, b)
     ndom = max(len(a.dom), len(b.dom))
-    dt = ctx.dtype if kind == "real" else complex_dtype(ctx.dtype) if kind == "complex" else None
+    dt = _float_dtype(kind, ctx)
     x = expand(a, axes, ndom, dt)
     y = expand(b, axes, ndom, dt)
     r = _jnp_cmp(op, x, y)
@@ -289,6 +302,8 @@ def negate(a: Arr, ctx: Ctx) -> Arr:
         return a.with_(data=d % n if n else d, iota=None)
     if a.kind == "int" and a.is_static:
         return Arr(-int(a.data), "int")
+    if a.kind == "nnreal":
+        raise EvalError("negation in ℝ≥0 (it has none)")
     if a.kind not in ("real", "int", "complex"):
         raise EvalError(f"negation of a {a.describe()}")
     return a.with_(data=-as_array(a), iota=None)
@@ -298,7 +313,7 @@ def absolute(a: Arr) -> Arr:
     """`|a|` (ℕ and `Fin` values are their own absolute value)."""
     if isinstance(a.data, Numeral):
         return Arr(Numeral.node("abs", a.data), "num")
-    if a.kind in ("nat", "fin"):
+    if a.kind in ("nat", "fin", "nnreal"):
         return a
     if a.kind == "int" and a.is_static:
         return Arr(abs(int(a.data)), "int")
@@ -334,9 +349,7 @@ def select(cond: Arr, a: Arr, b: Arr, ctx: Ctx) -> Arr:
         b = coerce(b, kind, ctx, bound)
     axes = union_axes(cond, a, b)
     ndom = max(len(a.dom), len(b.dom))
-    dt = (
-        ctx.dtype if a.kind == "real" else complex_dtype(ctx.dtype) if a.kind == "complex" else None
-    )
+    dt = _float_dtype(a.kind, ctx)
     c = expand(cond, axes, ndom)
     x = expand(a, axes, ndom, dt)
     y = expand(b, axes, ndom, dt)

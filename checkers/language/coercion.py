@@ -1,6 +1,6 @@
 """Types of values, as Lean's `binop%` elaborator joins them, and coercions.
 
-ℝ > ℤ > ℕ > `Fin n`: two operands are brought to the larger type; two `Fin`
+ℂ > ℝ > ℝ≥0, ℤ > ℕ > `Fin n`: two operands are brought to the larger type; two `Fin`
 of different sizes meet in ℕ (their values). A 'num' (numerals whose type is
 not fixed, numerals.py) takes the other operand's type; converted to ℕ, ℤ or
 `Fin n` it is evaluated at that type, node by node. `settle` gives a 'num'
@@ -21,7 +21,9 @@ from checkers.language.total import xp_of
 from checkers.language.values import Arr, Sz, as_array, host_float, host_or_array
 from checkers.lazyjax import jax, jnp
 
-RANK = {"num": 0, "fin": 1, "nat": 2, "int": 3, "real": 4, "complex": 5}
+# (ℤ and ℝ≥0 have no common type below ℝ: Lean's `binop%` never joins them, and
+# `coerce` refuses either as the other)
+RANK = {"num": 0, "fin": 1, "nat": 2, "int": 3, "nnreal": 4, "real": 5, "complex": 6}
 # the kinds of typed numbers (a 'num' is not one yet)
 TYPED_RANK = {k: r for k, r in RANK.items() if k != "num"}
 
@@ -100,6 +102,8 @@ def coerce(x: Arr, kind: str, ctx: Ctx, bound: Sz | None = None) -> Arr:
         real = coerce(x, "real", ctx)
         data = jnp.asarray(as_array(real), complex_dtype(ctx.dtype))
         return Arr(data, "complex", real.axes, real.dom)
+    if x.kind == "nnreal" and kind == "real":  # the coercion ℝ≥0 → ℝ: the same number
+        return Arr(x.data, "real", x.axes, x.dom, log=x.log)
     if x.log:  # a natural beyond int64's range (counting.py): only its real value is known
         if kind != "real":
             raise EvalError(f"a natural number beyond int64's range used as {kind}")
@@ -108,6 +112,10 @@ def coerce(x: Arr, kind: str, ctx: Ctx, bound: Sz | None = None) -> Arr:
         if x.kind not in RANK:
             raise EvalError(f"cannot use a {x.describe()} as a real number")
         return Arr(host_or_array(x, ctx.dtype), "real", x.axes, x.dom)
+    if kind == "nnreal":  # `Nat.cast` into ℝ≥0; ℤ and ℝ have no coercion into it
+        if x.kind not in ("nat", "fin"):
+            raise EvalError(f"cannot use a {x.describe()} as ℝ≥0 (Lean has no such coercion)")
+        return Arr(host_or_array(x, ctx.dtype), "nnreal", x.axes, x.dom)
     if kind == "nat" and x.kind == "int":
         raise EvalError("an integer used as a natural number (Lean has no such coercion)")
     if kind in ("nat", "int"):
@@ -185,6 +193,10 @@ def _numeral_at(n: Numeral, kind: str, ctx: Ctx, bound: Sz | None) -> Arr:
         return Arr(n.at_type(kind), kind)
     if kind == "complex":  # a numeral in ℂ is the real one, cast
         return coerce(_numeral_at(n, "real", ctx, None), "complex", ctx)
+    if kind == "nnreal":  # the real value, where no truncated subtraction changes it
+        if "-" in n.ops():
+            raise NotSupported(f"the numerals {n} in ℝ≥0 (its subtraction truncates at 0)")
+        return _numeral_at(n, "real", ctx, None).with_(kind="nnreal")
     if kind == "fin":
         if bound is None:
             return Arr(n.at_type("nat"), "fin")

@@ -44,6 +44,10 @@ class Numeral:
     def node(op: str, *args: Numeral, value: int = 0) -> Numeral:
         return Numeral(op, tuple(args), Fraction(value), any(a.decimal for a in args))
 
+    def ops(self) -> frozenset[str]:
+        """Every operation in the tree."""
+        return frozenset({self.op}).union(*(a.ops() for a in self.args))
+
     def __repr__(self) -> str:
         return f"Numeral({self})"
 

@@ -32,6 +32,8 @@ def power(base: Arr, exp: Arr, ctx: Ctx) -> Arr:
     `x ^ (1 / 2)` is `x ^ 0`."""
     if "complex" in (base.kind, exp.kind):
         return _complex_power(base, exp, ctx)
+    if base.kind == "nnreal":  # ℝ≥0's powers are ℝ's on its values (`NNReal.rpow` too)
+        return power(coerce(base, "real", ctx), exp, ctx).with_(kind="nnreal")
     if exp.kind == "real":
         b = coerce(base, "real", ctx)
         axes = union_axes(b, exp)

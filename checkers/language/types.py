@@ -33,6 +33,11 @@ class TComplex(Ty):
 
 
 @dataclass(frozen=True)
+class TNNReal(Ty):
+    """ℝ≥0 (Mathlib's `NNReal`): values of kind 'nnreal', whose subtraction truncates at 0."""
+
+
+@dataclass(frozen=True)
 class TNat(Ty):
     pass
 
@@ -69,7 +74,7 @@ def entry_type(expected: Ty | None) -> Ty | None:
     vocabulary function's array arguments are (`dense`'s weight)."""
     if isinstance(expected, TFun):
         return expected.cod
-    if isinstance(expected, TReal | TComplex | TNat | TInt):
+    if isinstance(expected, TReal | TComplex | TNNReal | TNat | TInt):
         return expected
     return None
 
@@ -101,10 +106,13 @@ class TOther(Ty):
 RAT_NAMES = frozenset({"ℚ", "Rat"})
 REAL_NAMES = frozenset({"ℝ", "Real"}) | RAT_NAMES
 COMPLEX_NAMES = frozenset({"ℂ", "Complex"})
+NNREAL_NAMES = frozenset({"ℝ≥0", "NNReal"})
 NAT_NAMES = frozenset({"ℕ", "Nat"})
 INT_NAMES = frozenset({"ℤ", "Int"})
 PROP_NAMES = frozenset({"Prop"})
 LIST_NAMES = frozenset({"List"})
+# every number type the evaluator models, by its names
+NUMBER_NAMES = REAL_NAMES | COMPLEX_NAMES | NNREAL_NAMES | NAT_NAMES | INT_NAMES
 # name -> number of Fin arguments; the element type is ℝ.
 ARRAY_TYPES: dict[str, int] = {
     "Proofs.Vec": 1,
@@ -243,6 +251,8 @@ def eval_type(t: S.Term, env: Mapping[str, Any], fallback: DimEval | None = None
             return TReal()
         if name in COMPLEX_NAMES and not args:
             return TComplex()
+        if name in NNREAL_NAMES and not args:
+            return TNNReal()
         if name in NAT_NAMES and not args:
             return TNat()
         if name in INT_NAMES and not args:
@@ -266,6 +276,8 @@ def type_from_text(text: str) -> Ty:
         return TReal()
     if text in COMPLEX_NAMES:
         return TComplex()
+    if text in NNREAL_NAMES:
+        return TNNReal()
     if text in NAT_NAMES:
         return TNat()
     if text in INT_NAMES:
@@ -289,6 +301,8 @@ def kind_of(ty: Ty) -> str | None:
         return "real"
     if isinstance(elem, TComplex):
         return "complex"
+    if isinstance(elem, TNNReal):
+        return "nnreal"
     if isinstance(elem, TNat):
         return "nat"
     if isinstance(elem, TInt):
@@ -305,6 +319,7 @@ def value_type(v: Arr) -> Ty:
     elem: Ty = {
         "real": TReal(),
         "complex": TComplex(),
+        "nnreal": TNNReal(),
         "nat": TNat(),
         "int": TInt(),
         "bool": TProp(),

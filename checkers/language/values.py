@@ -38,7 +38,7 @@ from checkers.language.errors import EvalError
 from checkers.language.numerals import Numeral
 from checkers.lazyjax import jax, jnp
 
-NUMERIC_KINDS = ("real", "complex", "int", "nat", "fin", "num")
+NUMERIC_KINDS = ("real", "nnreal", "complex", "int", "nat", "fin", "num")
 
 
 @dataclass(frozen=True)
@@ -334,7 +334,7 @@ def as_array(x: Arr, dtype: Any = None) -> Any:
     """The data as a jax array (static Python numbers included); the values, not
     their logarithms, for an array held in log space."""
     d = x.data
-    if x.log and x.kind != "real":
+    if x.log and x.kind not in ("real", "nnreal"):
         raise EvalError(
             "a natural number beyond int64's range (held as its logarithm) used other "
             "than as a real number"

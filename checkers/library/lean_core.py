@@ -298,7 +298,8 @@ def _inv(ev: Evaluator, args: tuple[Any, ...]) -> Any:
     if v.kind == "complex":  # Lean's 0⁻¹ = 0 in ℂ too
         return v.with_(data=T.complex_div(1, as_array(v)), iota=None)
     x = coerce(v, "real", ev.ctx)
-    return x.with_(data=T.real_inv(as_array(x)), iota=None)
+    kind = "nnreal" if v.kind == "nnreal" else "real"
+    return x.with_(data=T.real_inv(as_array(x)), iota=None, kind=kind)
 
 
 def _type(name: str) -> Builtin:

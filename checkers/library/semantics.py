@@ -28,11 +28,9 @@ from checkers.language.inference import settle_types
 from checkers.language.notation import STRUCTURE_FIELDS, FieldName, constants_in
 from checkers.language.types import (
     ARRAY_TYPES,
-    INT_NAMES,
     LIST_NAMES,
-    NAT_NAMES,
+    NUMBER_NAMES,
     PROP_NAMES,
-    REAL_NAMES,
     const_name,
     head_and_args,
 )
@@ -43,6 +41,7 @@ from checkers.library.lean_core import CORE
 from checkers.library.lists import LISTS
 from checkers.library.mathlib_analysis import READINGS
 from checkers.library.mathlib_linear_algebra import MATRICES, MATRIX_FUNCTIONS
+from checkers.library.nnreal import NNREAL
 from checkers.library.plugins import build_library, load_packs
 from checkers.library.probability import PROBABILITY
 from checkers.library.reach import Reach
@@ -52,7 +51,7 @@ from theorem_index.lean import syntax as S
 from theorem_index.model import Declaration
 
 # The language's own library: Lean core and Mathlib (numbers, lists, finite sets,
-# counting, probability, ℂ, matrices), and the derivatives.
+# counting, probability, ℂ, ℝ≥0, matrices), and the derivatives.
 BASE: tuple[Builtin, ...] = (
     *CORE,
     *LISTS,
@@ -62,6 +61,7 @@ BASE: tuple[Builtin, ...] = (
     *DERIVATIVES,
     *MATRICES,
     *COMPLEX,
+    *NNREAL,
 )
 # ... with every installed project's vocabulary pack (entry points, plugins.py).
 _LOADED = build_library(BASE, load_packs())
@@ -102,9 +102,7 @@ TYPE_NAMES = frozenset(
     {"Fin", "Finset.univ", "Finset.range", "Type"}
     | set(ARRAY_TYPES)
     | {"Proofs.DepthwiseKernel"}
-    | REAL_NAMES
-    | NAT_NAMES
-    | INT_NAMES
+    | NUMBER_NAMES
     | PROP_NAMES
     | LIST_NAMES
     | STRING_NAMES

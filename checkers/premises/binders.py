@@ -36,6 +36,7 @@ from checkers.language.types import (
     INT_NAMES,
     LIST_NAMES,
     NAT_NAMES,
+    NNREAL_NAMES,
     REAL_NAMES,
     const_name,
     head_and_args,
@@ -390,7 +391,11 @@ def _plan_bounds(plan: Plan) -> None:
 
 
 def _real_constraint(plan: Plan, lhs: S.Term, op: str, rhs: S.Term) -> tuple[str, str] | None:
-    reals = {i.name for i in plan.inputs if i.role == "real" and _is_name(i.type, REAL_NAMES)}
+    reals = {
+        i.name
+        for i in plan.inputs
+        if i.role == "real" and (_is_name(i.type, REAL_NAMES) or _is_name(i.type, NNREAL_NAMES))
+    }
 
     def zero(t: S.Term) -> bool:
         return isinstance(t, S.Num) and int(t.text, 0) == 0

@@ -102,8 +102,11 @@ class TrialInputs:
             elif kind == "fin" and len(doms) == 1:
                 assert isinstance(elem, TFin) and elem.sz is not None
                 out[inp.name] = InputSpec.index_map(shape[0], elem.sz.n)
-            elif kind == "real":
+            elif kind in ("real", "nnreal"):
                 constraint = self.plan.constraints.get(inp.name)
+                if kind == "nnreal":  # 0 ≤ x by its type; x ≠ 0 makes it positive
+                    positive = constraint in ("positive", "nonzero")
+                    constraint = "positive" if positive else "nonnegative"
                 bounds = tuple(
                     b
                     for p in self.plan.bounds
@@ -165,7 +168,8 @@ class TrialInputs:
             elif kind_of(ty) in ("int", "nat"):
                 env[inp.name] = Arr(jnp.asarray(x, jnp.int64), str(kind_of(ty)), dom=doms)
             else:
-                env[inp.name] = Arr(jnp.asarray(x, dtype), "real", dom=doms)
+                kind = "nnreal" if kind_of(ty) == "nnreal" else "real"
+                env[inp.name] = Arr(jnp.asarray(x, dtype), kind, dom=doms)
         return env
 
 

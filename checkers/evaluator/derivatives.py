@@ -245,8 +245,71 @@ def _fderiv(ev: Host, args: tuple[Any, ...]) -> Any:
 
 def _deriv(ev: Host, args: tuple[Any, ...]) -> Any:
     f, x = args
-    x = coerce(ev._arr(x, "deriv"), "real", ev.ctx)
+    x = ev._arr(x, "deriv")
+    if x.kind == "complex" or _complex_valued(ev, f, x):
+        return complex_deriv(ev, f, x)
+    x = coerce(x, "real", ev.ctx)
     return jvp_value(ev, f, x, x.with_(data=jnp.ones(x.shape, ev.ctx.dtype), iota=None))
+
+
+def _complex_valued(ev: Host, f: Any, x: Arr) -> bool:
+    """Whether f's value at x (a real point) is complex: its derivative is then too."""
+    with paused(ev.ctx):
+        out = ev.apply(f, [coerce(x, "real", ev.ctx)])
+    return isinstance(out, Arr) and out.kind == "complex"
+
+
+# how far the Cauchy-Riemann equations may miss, relative to the derivative's size, before
+# a function of ℂ is taken as not complex-differentiable at the point
+CAUCHY_RIEMANN_RTOL = 1e-8
+
+
+def complex_deriv(ev: Host, f: Any, x: Arr) -> Arr:
+    """`deriv f x` for f : ℂ → ℂ (or ℝ → ℂ): f differentiated as a map of the real and
+    imaginary parts, along the real axis, f'(x) = ∂f/∂re. Where f is a function of ℂ whose
+    derivative along the imaginary axis is not i·f'(x) (the Cauchy-Riemann equations fail:
+    f is not complex-differentiable there, and Mathlib's `deriv` is 0), or where f meets a
+    kink, the trial decides nothing, as at a kink of a real function."""
+    from checkers.language.complex import build, parts  # noqa: PLC0415
+
+    complex_point = x.kind == "complex"
+    z = coerce(x, "complex", ev.ctx)
+    re, im = parts(as_array(z))
+    pd = jnp.stack([jnp.broadcast_to(re, z.shape), jnp.broadcast_to(im, z.shape)], axis=-1)
+    box: dict[str, Arr] = {}
+
+    def fn(p: Any) -> Any:
+        point = z.with_(data=build(p[..., 0], p[..., 1]), iota=None)
+        if not complex_point:
+            point = coerce(x, "real", ev.ctx).with_(data=p[..., 0], iota=None)
+        with paused(ev.ctx):
+            out = ev.apply(f, [point])
+        if not isinstance(out, Arr):
+            raise EvalError("differentiating a function whose values are not arrays")
+        out = coerce(out, "complex", ev.ctx)
+        box["out"] = out
+        a, b = parts(jnp.broadcast_to(as_array(out), out.shape))
+        return jnp.stack([a, b], axis=-1)
+
+    closed = _traced(ev, fn, pd)
+    replay = _replay(closed)
+    one, zero = jnp.ones(z.shape, pd.dtype), jnp.zeros(z.shape, pd.dtype)
+    along = jnp.stack([one, zero], axis=-1)
+    d_re = metered(ev, lambda t: jax.jvp(replay, (pd,), (t,))[1], along)
+    kink = at_kink(closed, pd)
+    if complex_point:
+        across = jnp.stack([zero, one], axis=-1)
+        d_im = jax.jvp(replay, (pd,), (across,))[1]
+        # ∂f/∂im = i ∂f/∂re: (d_im.re, d_im.im) = (-d_re.im, d_re.re)
+        miss = jnp.abs(d_im[..., 0] + d_re[..., 1]) + jnp.abs(d_im[..., 1] - d_re[..., 0])
+        size = jnp.abs(d_re).sum(-1) + jnp.abs(d_im).sum(-1)
+        kink = kink | jnp.any(miss > CAUCHY_RIEMANN_RTOL * size + jnp.finfo(pd.dtype).tiny)
+    meter = getattr(ev.ctx, "meter", None)
+    data = build(d_re[..., 0], d_re[..., 1])
+    if not (meter is not None and meter.kink(kink)):
+        data = jnp.where(kink, jnp.nan, data)
+    out = box["out"]
+    return Arr(data, "complex", out.axes, out.dom)
 
 
 BUILTINS = (

@@ -17,7 +17,7 @@ from typing import Any
 from checkers.core import Unsupported
 from checkers.evaluator.big_operators import INFINITE
 from checkers.language.inference import settle_types
-from checkers.language.types import REAL_NAMES, const_name, head_and_args
+from checkers.language.types import COMPLEX_NAMES, REAL_NAMES, const_name, head_and_args
 from checkers.language.values import Builtin
 from checkers.library.mathlib_analysis import UNREFUTABLE
 from theorem_index.lean import syntax as S
@@ -103,8 +103,9 @@ def _real_functions_equal(
     def at(t: S.Term) -> S.Term:
         return t if _numeral(t) else S.App(S.Paren(t), (x,))
 
-    real = S.Const("Real", written="ℝ")
-    return (S.Binder("explicit", (_POINT,), real),), S.BinOp("=", at(core.lhs), at(core.rhs))
+    domain = next(d for t in sides if (d := _domain(t, arrows, sem)) is not None)
+    ty = S.Const(_DOMAINS[domain], written="ℝ" if domain == "real" else "ℂ")
+    return (S.Binder("explicit", (_POINT,), ty),), S.BinOp("=", at(core.lhs), at(core.rhs))
 
 
 def _numeral(t: S.Term) -> bool:
@@ -125,32 +126,44 @@ def _function(t: S.Term, arrows: Mapping[str, S.Term], sem: Any) -> bool:
 
 
 def _real_function(t: S.Term, arrows: Mapping[str, S.Term], sem: Any) -> bool:
-    """Whether `t` is, by its form, a function of one real number: a binder of type
-    `ℝ → …`, a library function of reals not applied to all its arguments (`Real.exp`,
-    `Real.logb b`), `deriv f`, or arithmetic of those."""
+    """Whether `t` is, by its form, a function of one number (real or complex): see
+    `_domain`."""
+    return _domain(t, arrows, sem) is not None
+
+
+_DOMAINS = {"real": "Real", "complex": "Complex"}
+
+
+def _domain(t: S.Term, arrows: Mapping[str, S.Term], sem: Any) -> str | None:
+    """'real' or 'complex' where `t` is, by its form, a function of one real or complex
+    number: a binder of type `ℝ → …` or `ℂ → …`, a library function of one not applied to
+    all its arguments (`Real.exp`, `Real.logb b`, `Complex.cos`), `deriv f` of one, or
+    arithmetic of those; else None."""
     while isinstance(t, S.Paren):
         t = t.term
     if isinstance(t, S.Var) and t.name in arrows:
         ty = arrows[t.name]
         while isinstance(ty, S.Paren):
             ty = ty.term
-        return (
-            isinstance(ty, S.BinOp)
-            and ty.op == "→"
-            and const_name(head_and_args(ty.lhs)[0]) in REAL_NAMES
-        )
+        if not (isinstance(ty, S.BinOp) and ty.op == "→"):
+            return None
+        name = const_name(head_and_args(ty.lhs)[0])
+        return "real" if name in REAL_NAMES else "complex" if name in COMPLEX_NAMES else None
     if isinstance(t, S.BinOp) and t.op in ("+", "-", "*", "/"):
-        return any(_real_function(u, arrows, sem) for u in (t.lhs, t.rhs))
+        return _domain(t.lhs, arrows, sem) or _domain(t.rhs, arrows, sem)
     if isinstance(t, S.BinOp) and t.op == "∘":  # the domain is the inner function's
-        return _real_function(t.rhs, arrows, sem)
+        return _domain(t.rhs, arrows, sem)
     if isinstance(t, S.Prefix) and t.op == "-":
-        return _real_function(t.arg, arrows, sem)
+        return _domain(t.arg, arrows, sem)
     head, args = head_and_args(t)
     name = const_name(head)
+    if name == "deriv" and len(args) == 1:
+        return _domain(args[0], arrows, sem) or "real"
     f = sem.library.get(name) if name is not None else None
     if isinstance(f, Builtin) and len(args) < f.arity:
-        return (f.param_types[len(args)] if len(f.param_types) > len(args) else None) == "real"
-    return False
+        kind = f.param_types[len(args)] if len(f.param_types) > len(args) else None
+        return kind if kind in _DOMAINS else None
+    return None
 
 
 def _binder_names(binders: tuple[S.Binder, ...]) -> set[str]:

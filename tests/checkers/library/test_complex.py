@@ -54,6 +54,21 @@ STATEMENTS = {
     "sqrt_sq_wrong": ("(x : ℂ)", "(x ^ (1 / 2 : ℂ)) ^ 2 = x + 1"),
     "arg_ofReal_of_neg_wrong": ("(x : ℝ) (hx : x < 0)", "Complex.arg x = -Real.pi"),
     "exp_re_wrong": ("(x : ℂ)", "(Complex.exp x).re = Real.exp x.re * Real.sin x.im"),
+    # derivatives of functions of ℂ (and of ℝ into ℂ), and their mutants
+    "deriv_cos": ("(x : ℂ)", "deriv Complex.cos x = -Complex.sin x"),
+    "deriv_exp": ("", "deriv Complex.exp = Complex.exp"),
+    "hasDerivAt_tan": ("(x : ℂ)", "HasDerivAt Complex.tan (1 / Complex.cos x ^ 2) x"),
+    "deriv_exp_mul_I": (
+        "(x : ℝ)",
+        "deriv (fun t : ℝ => Complex.exp (t * Complex.I)) x = "
+        "Complex.I * Complex.exp (x * Complex.I)",
+    ),
+    "deriv_cos_wrong": ("(x : ℂ)", "deriv Complex.cos x = Complex.sin x"),
+    "hasDerivAt_sinh_wrong": ("(x : ℂ)", "HasDerivAt Complex.sinh (Complex.sinh x) x"),
+    "deriv_exp_mul_I_wrong": (
+        "(x : ℝ)",
+        "deriv (fun t : ℝ => Complex.exp (t * Complex.I)) x = Complex.exp (x * Complex.I)",
+    ),
     # a hypothesis dropped: false only at 0, and only on log's branch cut (x < 0 real),
     # which the boundary trials reach (regimes.py)
     "exp_log_wrong": ("(x : ℂ)", "Complex.exp (Complex.log x) = x"),
@@ -94,6 +109,15 @@ def test_a_complex_binder_is_drawn_as_its_parts() -> None:
     assert set(specs) == {"z.re", "z.im", "v.re", "v.im"}
     assert specs["v.re"].shape == specs["v.im"].shape == (3,)
     assert specs["z.re"].bounds and not specs["z.im"].bounds
+
+
+def test_a_function_that_is_not_complex_differentiable_decides_nothing() -> None:
+    # conj fails the Cauchy-Riemann equations everywhere: Mathlib's `deriv` is 0 there, and
+    # a check that differentiated it along one axis would pass `deriv conj x = 1`
+    env = environment(theorem("Proofs.d", "(x : ℂ)", "deriv (fun z : ℂ => starRingEnd ℂ z) x = 1"))
+    result = check("Proofs.d", env, trials=16)
+    assert result.status == "unsupported"
+    assert "differentiable" in result.reason
 
 
 def test_an_order_on_complex_numbers_is_refused() -> None:

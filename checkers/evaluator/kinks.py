@@ -77,7 +77,8 @@ def _clamp(lo: Any, x: Any, hi: Any) -> Any:
 
 
 def _convert(x: Any, *, new_dtype: Any, **_: Any) -> Any:
-    if _float(x) and not jnp.issubdtype(new_dtype, jnp.floating):
+    # a float to an integer (not to a float, nor to a complex number: smooth)
+    if _float(x) and not jnp.issubdtype(new_dtype, jnp.inexact):
         return jnp.trunc(x) == x
     return jnp.zeros(jnp.shape(x), bool)
 

@@ -4,7 +4,15 @@
 
 from __future__ import annotations
 
-from checkers.language.types import REAL_NAMES, array_rank, const_name, head_and_args
+from checkers.language.types import (
+    COMPLEX_NAMES,
+    INT_NAMES,
+    NAT_NAMES,
+    REAL_NAMES,
+    array_rank,
+    const_name,
+    head_and_args,
+)
 from theorem_index.lean import syntax as S
 
 __all__ = ["drawn_function", "fin_type", "indexed_by_fin"]
@@ -34,6 +42,11 @@ def fin_type(t: S.Term) -> bool:
     return const_name(h) == "Fin" and len(args) == 1
 
 
+# the number types a drawn function takes (drawn_functions.py: ℕ and ℤ as reals, ℂ → ℂ
+# holomorphic)
+_ARGUMENTS = REAL_NAMES | COMPLEX_NAMES | NAT_NAMES | INT_NAMES
+
+
 def drawn_function(ty: S.Term) -> bool:
     t = ty.term if isinstance(ty, S.Paren) else ty
     return isinstance(t, S.BinOp) and t.op == "→" and _draws_function(t)
@@ -44,7 +57,7 @@ def _draws_function(ty: S.BinOp) -> bool:
     dom = ty.lhs.term if isinstance(ty.lhs, S.Paren) else ty.lhs
     h, _ = head_and_args(dom)
     name = const_name(h)
-    if name is None or not (name in REAL_NAMES or array_rank(name) is not None):
+    if name is None or not (name in _ARGUMENTS or array_rank(name) is not None):
         return False  # `Fin n → …`, `Fin m × Fin n → ℝ` are arrays; other domains are not drawn
     rest = ty.rhs.term if isinstance(ty.rhs, S.Paren) else ty.rhs
     if isinstance(rest, S.BinOp) and rest.op == "→":

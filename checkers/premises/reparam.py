@@ -26,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 
 from checkers.language.substitute import names_in, substitute
-from checkers.language.types import REAL_NAMES
+from checkers.language.types import COMPLEX_NAMES, REAL_NAMES
 from checkers.premises.bound_values import NotNumeric, check_numeric
 from theorem_index.lean import print_term
 from theorem_index.lean import syntax as S
@@ -47,7 +47,7 @@ def reparametrise(
     items: list[S.Binder] = []
     inside: list[bool] = []
     for k, b in enumerate(every):
-        group = _is_real(b.type) and len(b.names) > 1 and b.pattern is None
+        group = _is_number(b.type) and len(b.names) > 1 and b.pattern is None
         parts = [dataclasses.replace(b, names=(n,)) for n in b.names] if group else [b]
         items.extend(parts)
         inside.extend([k >= start] * len(parts))
@@ -75,13 +75,14 @@ def reparametrise(
 def _defined(
     items: list[S.Binder], inside: list[bool], core: S.BinOp, notes: list[str]
 ) -> tuple[list[S.Binder], list[bool], S.BinOp]:
-    """Each real binder z that a hypothesis `z = e` (or `e = z`) defines, e without z, is
-    not drawn: z := (e : ℝ) everywhere, the hypothesis dropped. The statement is the same
-    (Lean's `∀ z, z = e → P z` is `P e`); drawn, z would meet the hypothesis in no trial."""
+    """Each real or complex binder z that a hypothesis `z = e` (or `e = z`) defines, e
+    without z, is not drawn: z := (e : ℝ) (or ℂ) everywhere, the hypothesis dropped. The
+    statement is the same (Lean's `∀ z, z = e → P z` is `P e`); drawn, z would meet the
+    hypothesis in no trial."""
     k = 0
     while k < len(items):
         b = items[k]
-        if len(b.names) != 1 or b.pattern is not None or not _is_real(b.type):
+        if len(b.names) != 1 or b.pattern is not None or not _is_number(b.type):
             k += 1
             continue
         z = b.names[0]
@@ -102,7 +103,8 @@ def _defined(
             k += 1
             continue
         j, e = found
-        value = S.Typed(e, S.Const("Real", written="ℝ"))
+        assert isinstance(b.type, S.Const | S.Ident)
+        value = S.Typed(e, b.type)  # e at z's type, ℝ or ℂ
         avoid = frozenset({n for x in items for n in x.names} | names_in(core))
         keep = [m for m in range(len(items)) if m not in (k, j)]
         new_items = [_substituted(items[m], z, value, avoid) for m in keep]
@@ -205,6 +207,11 @@ def _rewrite(
     out = substitute(core, {z: value}, avoid)
     assert isinstance(out, S.BinOp)
     return new, out, note
+
+
+def _is_number(t: S.Term | None) -> bool:
+    """A binder type of ℝ or ℂ (what `_defined` replaces by the term defining it)."""
+    return isinstance(t, S.Const | S.Ident) and t.name in REAL_NAMES | COMPLEX_NAMES
 
 
 def _is_real(t: S.Term | None) -> bool:

@@ -34,7 +34,7 @@ from checkers.language.values import Arr, Lst, as_array
 from checkers.lazyjax import jax, jnp
 from checkers.library.semantics import Semantics
 from checkers.premises.binders import Plan
-from checkers.premises.drawn_functions import COVERS as FUNCTIONS_COVERED
+from checkers.premises.drawn_functions import covers
 from checkers.premises.drawn_lists import int_note, list_note
 from checkers.premises.holding import per_trial, premise_fn
 from checkers.statements.readings import harness_relation, reading_note, truth_values
@@ -106,7 +106,7 @@ class DerivedChecker(TrialInputs):
             )
         drawn = tuple(
             f"{i.name} : {print_term(i.type)} drawn from "
-            f"{sampler_of(i).covers if i.role == 'struct' else FUNCTIONS_COVERED}"
+            f"{sampler_of(i).covers if i.role == 'struct' else covers(i.type)}"
             for i in self.plan.inputs
             if i.role in ("struct", "function")
         )

@@ -56,3 +56,15 @@ def test_check_derivative_off_the_kink(env: Environment) -> None:
     assert check("deriv_abs_one", env, trials=16).status == "pass"
     wrong = check("deriv_abs_wrong", env, trials=16)
     assert wrong.status == "fail", wrong.reason
+
+
+def test_a_float_made_complex_is_no_kink_but_one_made_an_integer_is() -> None:
+    import jax  # noqa: PLC0415
+    import jax.numpy as jnp  # noqa: PLC0415
+
+    from checkers.evaluator.kinks import at_kink  # noqa: PLC0415
+
+    to_complex = jax.make_jaxpr(lambda x: jnp.real(jnp.asarray(x * 1.0, jnp.complex128)))(1.0)
+    assert not bool(at_kink(to_complex, jnp.asarray(1.0)))
+    to_int = jax.make_jaxpr(lambda x: jnp.asarray(x, jnp.int64) * 1.0)(1.0)
+    assert bool(at_kink(to_int, jnp.asarray(1.0)))

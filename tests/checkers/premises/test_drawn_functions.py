@@ -57,3 +57,55 @@ def test_a_curried_function_of_two_reals_is_drawn(statement: str, status: str) -
     env = environment(theorem("Proofs.t", "(f : ℝ → ℝ → ℝ) (x y : ℝ)", statement))
     result = check("Proofs.t", env, trials=16)
     assert result.status == status, result.reason
+
+
+@pytest.mark.parametrize(
+    ("binders", "statement", "status"),
+    [
+        # a sequence: its index taken as a real
+        (
+            "{a b : ℕ} (hab : a ≤ b + 1) (f : ℕ → ℝ)",
+            "(∏ k ∈ Finset.Icc a (b + 1), f k) = (∏ k ∈ Finset.Icc a b, f k) * f (b + 1)",
+            "pass",
+        ),
+        (
+            "{a b : ℕ} (hab : a ≤ b + 1) (f : ℕ → ℝ)",
+            "(∏ k ∈ Finset.Icc a (b + 1), f k) = (∏ k ∈ Finset.Icc a b, f k) * f b",
+            "fail",
+        ),
+        # into ℂ: a family for each part
+        ("(f : ℝ → ℂ) (x : ℝ)", "(f x).re ^ 2 + (f x).im ^ 2 = ‖f x‖ ^ 2", "pass"),
+        ("(f : ℝ → ℂ) (x : ℝ)", "(f x).im = 0", "fail"),
+        # ℂ → ℂ is drawn holomorphic: the chain rule holds of it, and a wrong one fails
+        (
+            "{f : ℂ → ℂ} {f' x : ℂ} (hf : HasDerivAt f f' x)",
+            "HasDerivAt (fun x => Complex.cos (f x)) (-Complex.sin (f x) * f') x",
+            "pass",
+        ),
+        (
+            "{f : ℂ → ℂ} {f' x : ℂ} (hf : HasDerivAt f f' x)",
+            "HasDerivAt (fun x => Complex.cos (f x)) (Complex.sin (f x) * f') x",
+            "fail",
+        ),
+        (
+            "{f : ℂ → ℂ} {x : ℂ} (c : ℂ)",
+            "deriv (fun x ↦ c ^ f x) x = Complex.log c * deriv f x * c ^ f x",
+            "pass",
+        ),
+    ],
+)
+def test_sequences_and_functions_into_and_of_complex_numbers_are_drawn(
+    binders: str, statement: str, status: str
+) -> None:
+    env = environment(theorem("Proofs.t", binders, statement))
+    result = check("Proofs.t", env, trials=16)
+    assert result.status == status, result.reason
+
+
+def test_a_function_of_complex_numbers_is_drawn_holomorphic_and_says_so() -> None:
+    env = environment(theorem("Proofs.t", "(f : ℂ → ℂ) (x : ℂ)", "f x = f x"))
+    checker = derive("Proofs.t", env)
+    assert isinstance(checker, DerivedChecker)
+    assert any("z ↦ c sin(a z + b) + d" in a for a in checker.assumptions)
+    env = environment(theorem("Proofs.t", "(f : ℂ → ℝ) (x : ℂ)", "f x = f x"))
+    assert check("Proofs.t", env, trials=4).status == "unsupported"

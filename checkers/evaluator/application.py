@@ -21,6 +21,7 @@ from checkers.language.coercion import settle
 from checkers.language.errors import EvalError, NotSupported
 from checkers.language.numerals import Numeral
 from checkers.language.types import (
+    TAngle,
     TComplex,
     TFin,
     TFun,
@@ -79,6 +80,7 @@ class Application:
             "real": TReal(),
             "complex": TComplex(),
             "nnreal": TNNReal(),
+            "angle": TAngle(),
             "fin": TFin(None),
             "int": TInt(),
         }.get(kind or "")

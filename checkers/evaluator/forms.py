@@ -177,6 +177,7 @@ class Forms:
             "int": "Int",
             "real": "Real",
             "nnreal": "NNReal",
+            "angle": "Real.Angle",
             "complex": "Complex",
         }
         return names.get(v.kind, "Nat")

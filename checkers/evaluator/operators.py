@@ -21,7 +21,18 @@ from checkers.language.coercion import TYPED_RANK, coerce, settle
 from checkers.language.errors import EvalError, NotSupported, UntypedNumeral
 from checkers.language.notation import NOTATION
 from checkers.language.powers import power
-from checkers.language.types import TComplex, TFin, TInt, TList, TNat, TNNReal, TReal, Ty, kind_of
+from checkers.language.types import (
+    TAngle,
+    TComplex,
+    TFin,
+    TInt,
+    TList,
+    TNat,
+    TNNReal,
+    TReal,
+    Ty,
+    kind_of,
+)
 from checkers.language.values import Arr, Axis, Builtin, Closure, Partial, Sz, as_array, iota
 from checkers.lazyjax import jnp
 from theorem_index.lean import syntax as S
@@ -64,6 +75,7 @@ def _name_of(t: S.Term) -> str:
 _KIND_TYPES: dict[str, Ty] = {
     "real": TReal(),
     "nnreal": TNNReal(),
+    "angle": TAngle(),
     "complex": TComplex(),
     "nat": TNat(),
     "int": TInt(),
@@ -298,7 +310,7 @@ class Operators:
             return inner
         # numerals under `↑` take the target type (Lean unifies it with theirs)
         target = kind_of(expected) if expected is not None else None
-        if target in ("real", "nnreal", "complex", "nat", "int"):
+        if target in ("real", "nnreal", "angle", "complex", "nat", "int"):
             return coerce(inner, target, self.ctx)
         if target == "fin" and isinstance(expected, TFin):
             return coerce(inner, "fin", self.ctx, expected.sz)

@@ -37,7 +37,7 @@ from checkers.lazyjax import jnp
 
 ARITH_OPS = ("+", "-", "*", "/", "%")
 # the kinds held as floats (or complex floats): never computed as exact Python numbers
-FLOAT_KINDS = ("real", "nnreal", "complex")
+FLOAT_KINDS = ("real", "nnreal", "angle", "complex")
 # positive reals held as their logarithms (values.py) combine without leaving log
 # space, so exponentials beyond float64's range still meet: e^a / e^b is e^(a - b)
 LOG_OPS = {"*": "add", "/": "subtract", "+": "logaddexp"}  # jnp's functions
@@ -93,7 +93,7 @@ def _arrays(op: str, a: Arr, b: Arr, ctx: Ctx, kind: str, bound: Sz | None) -> A
         raise EvalError(f"cannot combine a {a.describe()} with a {b.describe()}")
     # index arithmetic over two bound variables (`finProdFinEquiv`) broadcasts to every pair
     guard_entries([ax.size for ax in axes] + [s.n for s in dom], f"`{op}` of these arrays")
-    if kind in ("real", "nnreal"):
+    if kind in ("real", "nnreal", "angle"):
         dt = ctx.dtype
     elif kind == "complex":
         dt = complex_dtype(ctx.dtype)
@@ -115,6 +115,11 @@ def _arrays(op: str, a: Arr, b: Arr, ctx: Ctx, kind: str, bound: Sz | None) -> A
         data = _real_op(op, x, y)
         note_operands(ctx, x, y)
         data = xp_of(data).maximum(data, 0.0)
+    elif kind == "angle":  # ℝ modulo 2π: + and -, and n • θ (`•` multiplies)
+        if op not in ("+", "-", "*"):
+            raise NotSupported(f"the operator {op} on angles (Real.Angle has none)")
+        data = _real_op(op, x, y)
+        note_operands(ctx, x, y)
     elif kind in ("real", "nnreal"):
         data = _real_op(op, x, y)
         if op in ("+", "-"):
@@ -137,7 +142,7 @@ def _arrays(op: str, a: Arr, b: Arr, ctx: Ctx, kind: str, bound: Sz | None) -> A
 
 def _float_dtype(kind: str, ctx: Ctx) -> Any:
     """The dtype values of a float kind are laid out at (None for the others)."""
-    if kind in ("real", "nnreal"):
+    if kind in ("real", "nnreal", "angle"):
         return ctx.dtype
     return complex_dtype(ctx.dtype) if kind == "complex" else None
 
@@ -232,6 +237,8 @@ def compare(op: str, a: Arr, b: Arr, ctx: Ctx) -> Arr:
             f"the order {op} on ℂ (Mathlib's `ComplexOrder`, a scoped partial order) is not "
             "modelled"
         )
+    if kind == "angle":
+        return _angles_compared(op, a, b, ctx)
     if a.is_static and b.is_static and not a.axes and not b.axes:
         return Arr(bool(_py_cmp(op, a.data, b.data)), "bool")
     axes = union_axes(a, b)
@@ -245,6 +252,23 @@ def compare(op: str, a: Arr, b: Arr, ctx: Ctx) -> Arr:
         xp = xp_of(r)
         r = xp.all(r, axis=red) if op != "≠" else xp.any(r, axis=red)
     return Arr(r, "bool", axes)
+
+
+def _angles_compared(op: str, a: Arr, b: Arr, ctx: Ctx) -> Arr:
+    """`θ = ψ` of angles: their difference is a multiple of 2π, so its representative in
+    (-π, π] (`Real.Angle.toReal`) is 0. Angles have no order."""
+    if op not in ("=", "≠"):
+        raise NotSupported(f"the order {op} on angles (Real.Angle has none)")
+    d = arith("-", coerce(a, "angle", ctx), coerce(b, "angle", ctx), ctx)
+    zero = Arr(np.asarray(0.0, ctx.dtype), "real")
+    return compare(op, d.with_(data=angle_to_real(as_array(d)), kind="real"), zero, ctx)
+
+
+def angle_to_real(x: Any) -> Any:
+    """The representative of an angle in (-π, π]: `Real.Angle.toReal`, Mathlib's `toIocMod
+    two_pi_pos (-π)` (x - 2πk for the integer k = ⌈(x - π) / 2π⌉)."""
+    two_pi = 2 * np.pi
+    return x - two_pi * jnp.ceil((x - np.pi) / two_pi)
 
 
 def _py_cmp(op: str, x: Any, y: Any) -> bool:
@@ -304,7 +328,7 @@ def negate(a: Arr, ctx: Ctx) -> Arr:
         return Arr(-int(a.data), "int")
     if a.kind == "nnreal":
         raise EvalError("negation in ℝ≥0 (it has none)")
-    if a.kind not in ("real", "int", "complex"):
+    if a.kind not in ("real", "int", "complex", "angle"):
         raise EvalError(f"negation of a {a.describe()}")
     return a.with_(data=-as_array(a), iota=None)
 
@@ -319,8 +343,8 @@ def absolute(a: Arr) -> Arr:
         return Arr(abs(int(a.data)), "int")
     if a.log:  # positive
         return a
-    if a.kind == "complex":
-        raise NotSupported("|z| of a complex number (ℂ has no lattice; Mathlib writes ‖z‖)")
+    if a.kind in ("complex", "angle"):
+        raise NotSupported(f"|x| of a {a.kind} value (it has no lattice)")
     d = host_or_array(a)  # a host constant stays one
     return a.with_(data=xp_of(d).abs(d), iota=None)
 

@@ -23,7 +23,8 @@ from checkers.lazyjax import jax, jnp
 
 # (ℤ and ℝ≥0 have no common type below ℝ: Lean's `binop%` never joins them, and
 # `coerce` refuses either as the other)
-RANK = {"num": 0, "fin": 1, "nat": 2, "int": 3, "nnreal": 4, "real": 5, "complex": 6}
+# (an angle, ℝ modulo 2π, takes reals: `θ + π` is `θ + ↑π`; it joins nothing above ℝ)
+RANK = {"num": 0, "fin": 1, "nat": 2, "int": 3, "nnreal": 4, "real": 5, "complex": 6, "angle": 7}
 # the kinds of typed numbers (a 'num' is not one yet)
 TYPED_RANK = {k: r for k, r in RANK.items() if k != "num"}
 
@@ -96,6 +97,13 @@ def coerce(x: Arr, kind: str, ctx: Ctx, bound: Sz | None = None) -> Arr:
         return _numeral_at(x.data, kind, ctx, bound)
     if x.kind == "complex":
         raise EvalError(f"a complex number used as {kind} (Lean has no such coercion)")
+    if x.kind == "angle":
+        raise EvalError(f"an angle used as {kind} (`Real.Angle.toReal` is explicit)")
+    if kind == "angle":  # `Real.Angle.coe`: a real number is its own representative
+        if x.kind not in RANK:
+            raise EvalError(f"cannot use a {x.describe()} as an angle")
+        real = coerce(x, "real", ctx)
+        return Arr(host_or_array(real, ctx.dtype), "angle", real.axes, real.dom)
     if kind == "complex":  # `Complex.ofReal`, and the casts from ℕ and ℤ through it
         if x.kind not in RANK:
             raise EvalError(f"cannot use a {x.describe()} as a complex number")
@@ -193,6 +201,8 @@ def _numeral_at(n: Numeral, kind: str, ctx: Ctx, bound: Sz | None) -> Arr:
         return Arr(n.at_type(kind), kind)
     if kind == "complex":  # a numeral in ℂ is the real one, cast
         return coerce(_numeral_at(n, "real", ctx, None), "complex", ctx)
+    if kind == "angle":
+        return _numeral_at(n, "real", ctx, None).with_(kind="angle")
     if kind == "nnreal":  # the real value, where no truncated subtraction changes it
         if "-" in n.ops():
             raise NotSupported(f"the numerals {n} in ℝ≥0 (its subtraction truncates at 0)")

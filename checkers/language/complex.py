@@ -92,3 +92,12 @@ def as_parts(z: Arr) -> Arr:
     complex sides are equal where these are."""
     re, im = parts(z.data)
     return Arr(jnp.stack([re, im], axis=-1), "real", z.axes, (*z.dom, Sz(2)))
+
+
+def on_circle(theta: Arr) -> Arr:
+    """An angle (ℝ modulo 2π) as its point of the unit circle, (cos θ, sin θ) along a last
+    own axis: two angles are equal where these are."""
+    d = jnp.asarray(theta.data)
+    return Arr(
+        jnp.stack([jnp.cos(d), jnp.sin(d)], axis=-1), "real", theta.axes, (*theta.dom, Sz(2))
+    )

@@ -38,6 +38,11 @@ class TNNReal(Ty):
 
 
 @dataclass(frozen=True)
+class TAngle(Ty):
+    """`Real.Angle` (ℝ modulo 2π): values of kind 'angle', a real representative each."""
+
+
+@dataclass(frozen=True)
 class TNat(Ty):
     pass
 
@@ -107,12 +112,13 @@ RAT_NAMES = frozenset({"ℚ", "Rat"})
 REAL_NAMES = frozenset({"ℝ", "Real"}) | RAT_NAMES
 COMPLEX_NAMES = frozenset({"ℂ", "Complex"})
 NNREAL_NAMES = frozenset({"ℝ≥0", "NNReal"})
+ANGLE_NAMES = frozenset({"Real.Angle", "Angle"})
 NAT_NAMES = frozenset({"ℕ", "Nat"})
 INT_NAMES = frozenset({"ℤ", "Int"})
 PROP_NAMES = frozenset({"Prop"})
 LIST_NAMES = frozenset({"List"})
 # every number type the evaluator models, by its names
-NUMBER_NAMES = REAL_NAMES | COMPLEX_NAMES | NNREAL_NAMES | NAT_NAMES | INT_NAMES
+NUMBER_NAMES = REAL_NAMES | COMPLEX_NAMES | NNREAL_NAMES | ANGLE_NAMES | NAT_NAMES | INT_NAMES
 # name -> number of Fin arguments; the element type is ℝ.
 ARRAY_TYPES: dict[str, int] = {
     "Proofs.Vec": 1,
@@ -253,6 +259,8 @@ def eval_type(t: S.Term, env: Mapping[str, Any], fallback: DimEval | None = None
             return TComplex()
         if name in NNREAL_NAMES and not args:
             return TNNReal()
+        if name in ANGLE_NAMES and not args:
+            return TAngle()
         if name in NAT_NAMES and not args:
             return TNat()
         if name in INT_NAMES and not args:
@@ -278,6 +286,8 @@ def type_from_text(text: str) -> Ty:
         return TComplex()
     if text in NNREAL_NAMES:
         return TNNReal()
+    if text in ANGLE_NAMES:
+        return TAngle()
     if text in NAT_NAMES:
         return TNat()
     if text in INT_NAMES:
@@ -303,6 +313,8 @@ def kind_of(ty: Ty) -> str | None:
         return "complex"
     if isinstance(elem, TNNReal):
         return "nnreal"
+    if isinstance(elem, TAngle):
+        return "angle"
     if isinstance(elem, TNat):
         return "nat"
     if isinstance(elem, TInt):
@@ -320,6 +332,7 @@ def value_type(v: Arr) -> Ty:
         "real": TReal(),
         "complex": TComplex(),
         "nnreal": TNNReal(),
+        "angle": TAngle(),
         "nat": TNat(),
         "int": TInt(),
         "bool": TProp(),

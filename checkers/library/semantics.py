@@ -39,7 +39,7 @@ from checkers.library.complex import COMPLEX
 from checkers.library.counting import COUNTING
 from checkers.library.lean_core import CORE
 from checkers.library.lists import LISTS
-from checkers.library.mathlib_analysis import READINGS
+from checkers.library.mathlib_analysis import ANGLES, READINGS
 from checkers.library.mathlib_linear_algebra import MATRICES, MATRIX_FUNCTIONS
 from checkers.library.nnreal import NNREAL
 from checkers.library.plugins import build_library, load_packs
@@ -51,7 +51,7 @@ from theorem_index.lean import syntax as S
 from theorem_index.model import Declaration
 
 # The language's own library: Lean core and Mathlib (numbers, lists, finite sets,
-# counting, probability, ℂ, ℝ≥0, matrices), and the derivatives.
+# counting, probability, ℂ, ℝ≥0, angles, matrices), and the derivatives.
 BASE: tuple[Builtin, ...] = (
     *CORE,
     *LISTS,
@@ -62,6 +62,7 @@ BASE: tuple[Builtin, ...] = (
     *MATRICES,
     *COMPLEX,
     *NNREAL,
+    *ANGLES,
 )
 # ... with every installed project's vocabulary pack (entry points, plugins.py).
 _LOADED = build_library(BASE, load_packs())

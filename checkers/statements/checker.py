@@ -25,7 +25,7 @@ from checkers.evaluator.evaluate import Evaluator
 from checkers.exact.sides import EXACT, exact_sides, list_sides
 from checkers.language.arith import select
 from checkers.language.coercion import Ctx, coerce, settle
-from checkers.language.complex import as_parts
+from checkers.language.complex import as_parts, on_circle
 from checkers.language.errors import EvalError, NotSupported
 from checkers.language.measure import Meter, paused
 from checkers.language.notation import constants_in
@@ -175,12 +175,15 @@ class DerivedChecker(TrialInputs):
                 raise EvalError("internal: a side still depends on a bound index")
         lhs, rhs = settle(lhs), settle(rhs)
         complex_sides = "complex" in (lhs.kind, rhs.kind)
+        angle_sides = "angle" in (lhs.kind, rhs.kind)
         if complex_sides and rel.op != "=":
             raise NotSupported(
                 f"the order {rel.op} on ℂ (Mathlib's `ComplexOrder`, a scoped partial order) "
                 "is not modelled"
             )
-        if not complex_sides and not any(
+        if angle_sides and rel.op != "=":
+            raise NotSupported(f"the order {rel.op} on angles (Real.Angle has none)")
+        if not (complex_sides or angle_sides) and not any(
             h.how in ("mask", "dims", "constraint") for h in self.plan.hyps
         ):
             exact = exact_sides(rel.op, lhs, rhs, ev.ctx.dtype, tolerant=not single)
@@ -188,7 +191,7 @@ class DerivedChecker(TrialInputs):
                 if single:
                     self.tolerance = EXACT  # exact.py: decided exactly, in every dtype
                 return exact
-        kind = "complex" if complex_sides else "real"
+        kind = "complex" if complex_sides else "angle" if angle_sides else "real"
         lhs = coerce(lhs, kind, ev.ctx)
         rhs = coerce(rhs, kind, ev.ctx)
         for h in self.plan.hyps:
@@ -202,6 +205,8 @@ class DerivedChecker(TrialInputs):
                 rhs = select(ok, rhs, zero, ev.ctx)
         if complex_sides:  # equal complex numbers: equal real and imaginary parts
             return as_parts(lhs), as_parts(rhs)
+        if angle_sides:  # equal angles: equal points of the circle (cos θ, sin θ)
+            return on_circle(lhs), on_circle(rhs)
         return lhs, rhs
 
     def build_measured(

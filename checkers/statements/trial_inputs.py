@@ -102,7 +102,7 @@ class TrialInputs:
             elif kind == "fin" and len(doms) == 1:
                 assert isinstance(elem, TFin) and elem.sz is not None
                 out[inp.name] = InputSpec.index_map(shape[0], elem.sz.n)
-            elif kind in ("real", "nnreal"):
+            elif kind in ("real", "nnreal", "angle"):
                 constraint = self.plan.constraints.get(inp.name)
                 if kind == "nnreal":  # 0 ≤ x by its type; x ≠ 0 makes it positive
                     positive = constraint in ("positive", "nonzero")
@@ -168,7 +168,7 @@ class TrialInputs:
             elif kind_of(ty) in ("int", "nat"):
                 env[inp.name] = Arr(jnp.asarray(x, jnp.int64), str(kind_of(ty)), dom=doms)
             else:
-                kind = "nnreal" if kind_of(ty) == "nnreal" else "real"
+                kind = str(kind_of(ty)) if kind_of(ty) in ("nnreal", "angle") else "real"
                 env[inp.name] = Arr(jnp.asarray(x, dtype), kind, dom=doms)
         return env
 

@@ -1,5 +1,7 @@
-"""Mathlib's analysis: its predicates read as the relations a numeric check tests."""
+"""Mathlib's analysis: its predicates read as the relations a numeric check tests, and its
+angles (`Real.Angle`)."""
 
+from checkers.library.mathlib_analysis.angles import ANGLES
 from checkers.library.mathlib_analysis.readings import READINGS, UNREFUTABLE, Reading
 
-__all__ = ["READINGS", "UNREFUTABLE", "Reading"]
+__all__ = ["ANGLES", "READINGS", "UNREFUTABLE", "Reading"]

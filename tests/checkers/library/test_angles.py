@@ -1,0 +1,61 @@
+"""Mathlib's `Real.Angle` (library/mathlib_analysis/angles.py): angles are reals modulo 2π,
+equal where their difference is a multiple of 2π, and every function of one reads it
+through cos, sin or its representative in (-π, π]; a statement that forgets the modulus,
+or one stated wrong, fails with a counterexample confirmed exactly."""
+
+from __future__ import annotations
+
+import pytest
+from derived_support import environment, theorem
+
+from checkers import check
+
+T = "(θ ψ : Real.Angle)"
+STATEMENTS = {
+    "cos_sq_add_sin_sq": (T, "Real.Angle.cos θ ^ 2 + Real.Angle.sin θ ^ 2 = 1"),
+    "cos_add": (
+        T,
+        "Real.Angle.cos (θ + ψ) = "
+        "Real.Angle.cos θ * Real.Angle.cos ψ - Real.Angle.sin θ * Real.Angle.sin ψ",
+    ),
+    "neg_pi_lt_toReal": (T, "-Real.pi < θ.toReal"),
+    "toReal_le_pi": (T, "θ.toReal ≤ Real.pi"),
+    "coe_toReal": (T, "((θ.toReal : ℝ) : Real.Angle) = θ"),
+    "coe_add_two_pi": ("(x : ℝ)", "((x + 2 * Real.pi : ℝ) : Real.Angle) = x"),
+    "two_nsmul": (T, "(2 : ℕ) • θ = θ + θ"),
+    "abs_toReal_lt_pi": (f"{T} (h : θ.sign ≠ 0)", "|θ.toReal| < Real.pi"),
+    "sign_neg": (T, "(-θ).sign = -θ.sign"),
+    # mutants: the period halved, a multiple dropped, the double-angle formula wrong
+    "coe_add_pi_wrong": ("(x : ℝ)", "((x + Real.pi : ℝ) : Real.Angle) = x"),
+    "two_nsmul_wrong": (T, "(2 : ℕ) • θ = θ"),
+    "cos_two_mul_wrong": (T, "Real.Angle.cos (θ + θ) = 2 * Real.Angle.cos θ"),
+}
+
+
+@pytest.fixture(scope="module")
+def env():
+    return environment(*(theorem(f"Proofs.{n}", b, s) for n, (b, s) in STATEMENTS.items()))
+
+
+@pytest.mark.parametrize("name", [n for n in STATEMENTS if not n.endswith("_wrong")])
+def test_angle_identity_passes(env, name: str) -> None:
+    result = check(f"Proofs.{name}", env, trials=32)
+    assert result.status == "pass", result.reason
+
+
+@pytest.mark.parametrize("name", [n for n in STATEMENTS if n.endswith("_wrong")])
+def test_angle_identity_stated_wrong_fails_confirmed(env, name: str) -> None:
+    result = check(f"Proofs.{name}", env, trials=32)
+    assert result.status == "fail", result.reason
+    assert "confirmed exactly" in result.reason, result.reason
+
+
+def test_angles_have_no_order_and_no_division() -> None:
+    env = environment(
+        theorem("Proofs.lt", T, "θ < θ + ψ"),
+        theorem("Proofs.div", T, "θ / 2 = θ"),
+    )
+    for name in ("Proofs.lt", "Proofs.div"):
+        result = check(name, env, trials=8)
+        assert result.status == "unsupported", result.reason
+        assert "angles" in result.reason

@@ -229,7 +229,7 @@ def _sampleable(ty: Any, sem: Any, depth: int) -> bool:
 
 
 _NUMBERS = NUMBER_NAMES
-_SCALARS = _NUMBERS | {"Fin"}
+_SCALARS = _NUMBERS | {"Fin", "EuclideanSpace"}  # `EuclideanSpace ℝ (Fin n)`: a vector
 
 
 def coverage(env: Environment, *, module: str | None = None) -> Coverage:

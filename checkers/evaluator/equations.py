@@ -170,16 +170,33 @@ class EqnFn:
         memo = getattr(ev.lib, "applications", None)
         keys = tuple(exact_key(a) for a in args)
         if memo is None or pinned or None in keys or (expected is not None and self.implicit_dims):
-            return self._unfold(ev, args, pinned, expected)
+            return self._euclidean(self._unfold(ev, args, pinned, expected))
         key = (self.name, keys)
         if key in memo:
             memo.move_to_end(key)
             return memo[key][0]
-        out = self._unfold(ev, args, pinned, expected)
+        out = self._euclidean(self._unfold(ev, args, pinned, expected))
         if exact_key(out[0]) is not None:
             memo[key] = (out, args)  # the arguments stay alive: their identities stay theirs
             while len(memo) > MAX_APPLICATIONS:
                 memo.popitem(last=False)
+        return out
+
+    def _euclidean(self, out: tuple[Any, int]) -> tuple[Any, int]:
+        """A value of the declared type `EuclideanSpace ℝ ι` is a Euclidean vector (its norm
+        the Euclidean one), however its body built it (`fun i => …`, where Mathlib's
+        `PiLp` was a type synonym)."""
+        value, used = out
+        if (
+            isinstance(value, Arr)
+            and len(value.dom) == 1
+            and used == len(self.explicit)
+            and not self.extra
+            and const_name(head_and_args(self.result)[0]) == "EuclideanSpace"
+            if self.result is not None
+            else False
+        ):
+            return value.with_(l2=True), used
         return out
 
     def _unfold(

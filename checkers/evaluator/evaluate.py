@@ -24,6 +24,7 @@ from typing import Any
 
 from checkers.evaluator.application import Application
 from checkers.evaluator.big_operators import BigOperators
+from checkers.evaluator.equations import Deferred
 from checkers.evaluator.forms import Forms, lambda_params
 from checkers.evaluator.operators import Operators
 from checkers.evaluator.patterns import Patterns
@@ -246,7 +247,7 @@ class Evaluator(Operators, Forms, BigOperators, Patterns, Application):
                 return self._closed_value(name, v)
             try:
                 return v.apply_args(self, ())[0]
-            except EvalError:
+            except (EvalError, Deferred):  # its implicit dimensions wait for its arguments
                 return v
         return v
 

@@ -118,7 +118,10 @@ class Forms:
         else:
             d = jnp.abs(as_array(coerce(x, "real", self.ctx)))
         k = len(x.axes)
-        if x.dom:
+        if x.dom and x.l2:  # EuclideanSpace: √(∑ |xᵢ|²) (`EuclideanSpace.norm_eq`)
+            red = tuple(range(k, d.ndim))
+            d = jnp.sqrt(jnp.sum(d * d, axis=red))
+        elif x.dom:  # a function `ι → ℝ` (Pi): the largest |xᵢ| (`Pi.norm_def`)
             red = tuple(range(k, d.ndim))
             d = jnp.max(d, axis=red, initial=0.0)
         return Arr(d, "real", x.axes)

@@ -137,7 +137,8 @@ def _arrays(op: str, a: Arr, b: Arr, ctx: Ctx, kind: str, bound: Sz | None) -> A
     else:  # fin
         n = bound.n if bound is not None else 0
         data = _nat_op(op, x, y) if op in ("/", "%") else _fin_op(op, x, y, n)
-    return Arr(data, kind, axes, dom, bound=bound if kind == "fin" else None)
+    l2 = (a.l2 or b.l2) and bool(dom)  # EuclideanSpace's, entrywise as Pi's (values.py)
+    return Arr(data, kind, axes, dom, bound=bound if kind == "fin" else None, l2=l2)
 
 
 def _float_dtype(kind: str, ctx: Ctx) -> Any:
@@ -378,4 +379,4 @@ def select(cond: Arr, a: Arr, b: Arr, ctx: Ctx) -> Arr:
     x = expand(a, axes, ndom, dt)
     y = expand(b, axes, ndom, dt)
     data = np.where(c, x, y) if xp_of(c, x, y) is np else L.where(c, x, y)
-    return Arr(data, a.kind, axes, a.dom or b.dom, bound=a.bound)
+    return Arr(data, a.kind, axes, a.dom or b.dom, bound=a.bound, l2=a.l2 and b.l2)

@@ -271,6 +271,10 @@ def eval_type(t: S.Term, env: Mapping[str, Any], fallback: DimEval | None = None
             return TFin(eval_dim(args[0], env, fallback))
         if name in LIST_NAMES and len(args) == 1:
             return TList(eval_type(args[0], env, fallback))
+        if name == "EuclideanSpace" and len(args) == 2:  # `PiLp 2 (fun _ => 𝕜)`: a vector
+            dom, elem = eval_type(args[1], env, fallback), eval_type(args[0], env, fallback)
+            if isinstance(dom, TFin) and isinstance(elem, TReal):
+                return TFun(dom, elem)
         rank = array_rank(name)
         if rank is not None:
             if len(args) != rank:

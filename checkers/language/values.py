@@ -94,6 +94,9 @@ class Arr:
     log: bool = False  # data holds the logarithm of the values (real kind only)
     # a constant ℕ written as a product (`2 * (2 * 2)`): the size with those factors
     size: Sz | None = None
+    # an element of `EuclideanSpace ℝ ι` (`PiLp 2`): its norm is the Euclidean one, not the
+    # sup norm of a function `ι → ℝ` (`WithLp.toLp 2` makes one; arith.py keeps it)
+    l2: bool = False
 
     @property
     def is_static(self) -> bool:

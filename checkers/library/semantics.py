@@ -39,7 +39,7 @@ from checkers.library.complex import COMPLEX
 from checkers.library.counting import COUNTING
 from checkers.library.lean_core import CORE
 from checkers.library.lists import LISTS
-from checkers.library.mathlib_analysis import ANGLES, READINGS
+from checkers.library.mathlib_analysis import ANGLES, EUCLIDEAN, READINGS
 from checkers.library.mathlib_linear_algebra import MATRICES, MATRIX_FUNCTIONS
 from checkers.library.nnreal import NNREAL
 from checkers.library.plugins import build_library, load_packs
@@ -63,6 +63,7 @@ BASE: tuple[Builtin, ...] = (
     *COMPLEX,
     *NNREAL,
     *ANGLES,
+    *EUCLIDEAN,
 )
 # ... with every installed project's vocabulary pack (entry points, plugins.py).
 _LOADED = build_library(BASE, load_packs())
@@ -100,7 +101,7 @@ PROOF_TERMS = frozenset(
 )
 # Names that only occur as types or as the domain of a big operator.
 TYPE_NAMES = frozenset(
-    {"Fin", "Finset.univ", "Finset.range", "Type"}
+    {"Fin", "Finset.univ", "Finset.range", "Type", "EuclideanSpace"}
     | set(ARRAY_TYPES)
     | {"Proofs.DepthwiseKernel"}
     | NUMBER_NAMES

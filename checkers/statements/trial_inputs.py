@@ -169,7 +169,8 @@ class TrialInputs:
                 env[inp.name] = Arr(jnp.asarray(x, jnp.int64), str(kind_of(ty)), dom=doms)
             else:
                 kind = str(kind_of(ty)) if kind_of(ty) in ("nnreal", "angle") else "real"
-                env[inp.name] = Arr(jnp.asarray(x, dtype), kind, dom=doms)
+                l2 = const_name(head_and_args(inp.type)[0]) == "EuclideanSpace"
+                env[inp.name] = Arr(jnp.asarray(x, dtype), kind, dom=doms, l2=l2)
         return env
 
 

@@ -30,6 +30,7 @@ from checkers.evaluator.operators import EVALUATED_OPERATORS
 from checkers.language.errors import NotSupported
 from checkers.language.instances import instantiate
 from checkers.language.types import (
+    COMPLEX_NAMES,
     NUMBER_NAMES,
     REAL_NAMES,
     array_rank,
@@ -188,13 +189,21 @@ _TYPE_DEPTH = 4
 
 
 def _real_values(ty: Any) -> bool:
-    """Whether a function type's values (after its arguments) are reals or real arrays, as
-    drawn functions' are (drawn_functions.py)."""
+    """Whether a function type's values (after its arguments) are real or complex numbers
+    or real arrays, and its arguments not complex unless it is `ℂ → ℂ`, as drawn functions
+    are (drawn_functions.py)."""
     t = ty
+    arguments = []
     while isinstance(t, S.Paren | S.BinOp) and (isinstance(t, S.Paren) or t.op == "→"):
+        if isinstance(t, S.BinOp):
+            arguments.append(const_name(head_and_args(t.lhs)[0]))
         t = t.term if isinstance(t, S.Paren) else t.rhs
     name = const_name(head_and_args(t)[0])
-    return name is not None and (name in REAL_NAMES or array_rank(name) is not None)
+    if any(a in COMPLEX_NAMES for a in arguments):
+        return name in COMPLEX_NAMES and all(a in COMPLEX_NAMES for a in arguments)
+    return name is not None and (
+        name in REAL_NAMES or name in COMPLEX_NAMES or array_rank(name) is not None
+    )
 
 
 def _sampleable(ty: Any, sem: Any, depth: int) -> bool:

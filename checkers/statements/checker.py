@@ -176,12 +176,12 @@ class DerivedChecker(TrialInputs):
         lhs, rhs = settle(lhs), settle(rhs)
         complex_sides = "complex" in (lhs.kind, rhs.kind)
         angle_sides = "angle" in (lhs.kind, rhs.kind)
-        if complex_sides and rel.op != "=":
+        if complex_sides and rel.op not in ("=", "≠"):
             raise NotSupported(
                 f"the order {rel.op} on ℂ (Mathlib's `ComplexOrder`, a scoped partial order) "
                 "is not modelled"
             )
-        if angle_sides and rel.op != "=":
+        if angle_sides and rel.op not in ("=", "≠"):
             raise NotSupported(f"the order {rel.op} on angles (Real.Angle has none)")
         if not (complex_sides or angle_sides) and not any(
             h.how in ("mask", "dims", "constraint") for h in self.plan.hyps
@@ -203,6 +203,7 @@ class DerivedChecker(TrialInputs):
                 zero = coerce(Arr(jnp.zeros((), ev.ctx.dtype), "real"), kind, ev.ctx)
                 lhs = select(ok, lhs, zero, ev.ctx)
                 rhs = select(ok, rhs, zero, ev.ctx)
+        # (≠ of the arrays below: they differ in some entry, harness/verdict.py)
         if complex_sides:  # equal complex numbers: equal real and imaginary parts
             return as_parts(lhs), as_parts(rhs)
         if angle_sides:  # equal angles: equal points of the circle (cos θ, sin θ)

@@ -6,7 +6,7 @@ or one stated wrong, fails with a counterexample confirmed exactly."""
 from __future__ import annotations
 
 import pytest
-from derived_support import environment, theorem
+from derived_support import definition, environment, theorem
 
 from checkers import check
 
@@ -59,3 +59,29 @@ def test_angles_have_no_order_and_no_division() -> None:
         result = check(name, env, trials=8)
         assert result.status == "unsupported", result.reason
         assert "angles" in result.reason
+
+
+def test_unequal_angles_and_complex_numbers() -> None:
+    env = environment(
+        theorem("Proofs.ne", "(θ : Real.Angle) (h : θ.sign ≠ 0)", "θ ≠ 0"),
+        theorem("Proofs.ne_wrong", "(θ : Real.Angle)", "(2 : ℕ) • θ ≠ θ + θ"),
+        theorem("Proofs.cne", "(x : ℂ) (h : x ≠ 0)", "x * x ≠ 0"),
+    )
+    assert check("Proofs.ne", env, trials=16).status == "pass"
+    assert check("Proofs.cne", env, trials=16).status == "pass"
+    assert check("Proofs.ne_wrong", env, trials=16).status == "fail"
+
+
+def test_mathlibs_own_definition_through_a_quotient_does_not_replace_the_library() -> None:
+    # Mathlib defines `Real.Angle.cos θ := cos_periodic.lift θ` (a proof's field applied):
+    # ingested, that equation must not be evaluated in place of the library's cosine
+    cos = definition(
+        "Real.Angle.cos",
+        "(θ : Real.Angle)",
+        "ℝ",
+        "cos θ = cos_periodic.lift θ",
+        namespace="Real.Angle",
+    )
+    env = environment(cos, theorem("Proofs.c", "(θ : Real.Angle)", "Real.Angle.cos θ ^ 2 ≤ 1"))
+    result = check("Proofs.c", env, trials=16)
+    assert result.status == "pass", result.reason

@@ -69,15 +69,12 @@ BASE: tuple[Builtin, ...] = (
 _LOADED = build_library(BASE, load_packs())
 LIBRARY: dict[str, Builtin] = dict(_LOADED.builtins)
 
-# (Mathlib's matrix functions too: their ingested definitions go through linear maps and
-# permutations the evaluator does not model; the library computes them on arrays)
-ALWAYS_LIBRARY = (
-    frozenset({"Proofs.pdiv", "Proofs.pdivMat", "fderiv", "deriv"})
-    | frozenset(MATRIX_FUNCTIONS)
-    # ℂ, ℝ≥0, angles and Euclidean spaces likewise: Mathlib defines them through series,
-    # quotients (`Function.Periodic.lift`) and subtypes; the library computes them directly
-    | frozenset(b.name for b in (*COMPLEX, *NNREAL, *ANGLES, *EUCLIDEAN) if "." in b.name)
-)
+# (Mathlib's matrix functions, ℂ, ℝ≥0, angles and Euclidean spaces too: their ingested
+# definitions go through linear maps, series, quotients (`Function.Periodic.lift`) and
+# subtypes the evaluator does not model; the library computes them directly)
+ALWAYS_LIBRARY = frozenset(
+    {"Proofs.pdiv", "Proofs.pdivMat", "fderiv", "deriv", *MATRIX_FUNCTIONS}
+) | frozenset(b.name for b in (*COMPLEX, *NNREAL, *ANGLES, *EUCLIDEAN) if "." in b.name)
 # Lean core's proof terms, passed where a proof is expected (`correct := fun _ => rfl`)
 # and Lean core's lemmas that the corpus passes as arguments (`Fin.cast (congrArg (N * ·)
 # (Nat.mul_assoc oc h w))`)

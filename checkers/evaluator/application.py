@@ -21,14 +21,9 @@ from checkers.language.coercion import settle
 from checkers.language.errors import EvalError, NotSupported
 from checkers.language.numerals import Numeral
 from checkers.language.types import (
-    TAngle,
-    TComplex,
+    KIND_TYPES,
     TFin,
     TFun,
-    TInt,
-    TNat,
-    TNNReal,
-    TReal,
     Ty,
     const_name,
     entry_type,
@@ -75,15 +70,7 @@ class Application:
             kind = head.param_kind(have + k)
             if kind is None:
                 return head.param_type(have + k)
-        return {
-            "nat": TNat(),
-            "real": TReal(),
-            "complex": TComplex(),
-            "nnreal": TNNReal(),
-            "angle": TAngle(),
-            "fin": TFin(None),
-            "int": TInt(),
-        }.get(kind or "")
+        return {**KIND_TYPES, "fin": TFin(None)}.get(kind or "")
 
     def _app(self: Host, t: S.App, env: Env, expected: Ty | None) -> Any:
         head = t.fn.arg if isinstance(t.fn, S.Prefix) and t.fn.op == "@" else t.fn

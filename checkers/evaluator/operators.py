@@ -22,14 +22,10 @@ from checkers.language.errors import EvalError, NotSupported, UntypedNumeral
 from checkers.language.notation import NOTATION
 from checkers.language.powers import power
 from checkers.language.types import (
-    TAngle,
-    TComplex,
+    KIND_TYPES,
     TFin,
-    TInt,
     TList,
     TNat,
-    TNNReal,
-    TReal,
     Ty,
     kind_of,
 )
@@ -72,18 +68,8 @@ def _name_of(t: S.Term) -> str:
     return t.name if isinstance(t, S.Const | S.Ident | S.Var) else type(t).__name__
 
 
-_KIND_TYPES: dict[str, Ty] = {
-    "real": TReal(),
-    "nnreal": TNNReal(),
-    "angle": TAngle(),
-    "complex": TComplex(),
-    "nat": TNat(),
-    "int": TInt(),
-}
-
-
 def _ty_of_kind(kind: str, bound: Sz | None) -> Ty | None:
-    return _KIND_TYPES.get(kind) or (TFin(bound) if kind == "fin" else None)
+    return KIND_TYPES.get(kind) or (TFin(bound) if kind == "fin" else None)
 
 
 # operators that Mathlib's `Pi` instances make pointwise on functions

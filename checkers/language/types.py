@@ -119,6 +119,24 @@ PROP_NAMES = frozenset({"Prop"})
 LIST_NAMES = frozenset({"List"})
 # every number type the evaluator models, by its names
 NUMBER_NAMES = REAL_NAMES | COMPLEX_NAMES | NNREAL_NAMES | ANGLE_NAMES | NAT_NAMES | INT_NAMES
+# each number type: its names, its kind of values, its type
+_NUMBERS: tuple[tuple[frozenset[str], str, Ty], ...] = (
+    (REAL_NAMES, "real", TReal()),
+    (COMPLEX_NAMES, "complex", TComplex()),
+    (NNREAL_NAMES, "nnreal", TNNReal()),
+    (ANGLE_NAMES, "angle", TAngle()),
+    (NAT_NAMES, "nat", TNat()),
+    (INT_NAMES, "int", TInt()),
+)
+# the type of each kind of number
+KIND_TYPES: dict[str, Ty] = {kind: ty for _, kind, ty in _NUMBERS}
+
+
+def number_type(name: str) -> Ty | None:
+    """The number type a name denotes (`ℝ`, `Real`, `ℂ`, `ℕ`, ...), or None."""
+    return next((ty for names, _, ty in _NUMBERS if name in names), None)
+
+
 # name -> number of Fin arguments; the element type is ℝ.
 ARRAY_TYPES: dict[str, int] = {
     "Proofs.Vec": 1,
@@ -253,18 +271,9 @@ def eval_type(t: S.Term, env: Mapping[str, Any], fallback: DimEval | None = None
             return type_from_text(v.text)
     name = const_name(head)
     if name is not None:
-        if name in REAL_NAMES and not args:
-            return TReal()
-        if name in COMPLEX_NAMES and not args:
-            return TComplex()
-        if name in NNREAL_NAMES and not args:
-            return TNNReal()
-        if name in ANGLE_NAMES and not args:
-            return TAngle()
-        if name in NAT_NAMES and not args:
-            return TNat()
-        if name in INT_NAMES and not args:
-            return TInt()
+        number = number_type(name)
+        if number is not None and not args:
+            return number
         if name in PROP_NAMES and not args:
             return TProp()
         if name == "Fin" and len(args) == 1:
@@ -284,19 +293,8 @@ def eval_type(t: S.Term, env: Mapping[str, Any], fallback: DimEval | None = None
 
 
 def type_from_text(text: str) -> Ty:
-    if text in REAL_NAMES:
-        return TReal()
-    if text in COMPLEX_NAMES:
-        return TComplex()
-    if text in NNREAL_NAMES:
-        return TNNReal()
-    if text in ANGLE_NAMES:
-        return TAngle()
-    if text in NAT_NAMES:
-        return TNat()
-    if text in INT_NAMES:
-        return TInt()
-    return TOther(text)
+    number = number_type(text)
+    return number if number is not None else TOther(text)
 
 
 def _short_text(t: S.Term) -> str:
@@ -311,36 +309,16 @@ def _short_text(t: S.Term) -> str:
 def kind_of(ty: Ty) -> str | None:
     """The element kind of values of this type ('real', 'nat', 'fin', ...)."""
     _, elem = fin_domains(ty)
-    if isinstance(elem, TReal):
-        return "real"
-    if isinstance(elem, TComplex):
-        return "complex"
-    if isinstance(elem, TNNReal):
-        return "nnreal"
-    if isinstance(elem, TAngle):
-        return "angle"
-    if isinstance(elem, TNat):
-        return "nat"
-    if isinstance(elem, TInt):
-        return "int"
     if isinstance(elem, TFin):
         return "fin"
     if isinstance(elem, TProp):
         return "bool"
-    return None
+    return next((k for k, t in KIND_TYPES.items() if t == elem), None)
 
 
 def value_type(v: Arr) -> Ty:
     """The type of an array value (its domains and element kind)."""
-    elem: Ty = {
-        "real": TReal(),
-        "complex": TComplex(),
-        "nnreal": TNNReal(),
-        "angle": TAngle(),
-        "nat": TNat(),
-        "int": TInt(),
-        "bool": TProp(),
-    }.get(v.kind, TReal())
+    elem: Ty = {**KIND_TYPES, "bool": TProp()}.get(v.kind, TReal())
     if v.kind == "fin":
         elem = TFin(v.bound)
     return vec_type(v.dom, elem)

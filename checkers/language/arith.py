@@ -130,6 +130,8 @@ def _arrays(op: str, a: Arr, b: Arr, ctx: Ctx, kind: str, bound: Sz | None) -> A
         data = complex_op(op, x, y)
         if op in ("+", "-"):
             note_operands(ctx, jnp.abs(x), jnp.abs(y))
+        else:  # each part of x * y (or x / y) is a sum of terms as large as its modulus
+            note_operands(ctx, jnp.abs(data))
     elif kind == "nat":
         data = _nat_op(op, x, y)
     elif kind == "int":

@@ -147,3 +147,16 @@ def test_lean_totality_at_the_points_floats_get_wrong() -> None:
     assert _value("log x", x=-1 + 0j) == pytest.approx(math.pi * 1j)
     assert _value("exp x", x=1j * math.pi) == pytest.approx(-1)
     assert _value("tan x", x=complex(math.pi / 2, 0)).imag == pytest.approx(0)
+
+
+def test_each_part_of_a_complex_product_is_compared_at_the_products_scale() -> None:
+    # the imaginary part of x * x⁻¹ is about 1e-17, the exact one 0: compared at its own
+    # scale every trial would fail in float64 and be replaced; at the modulus's, none is
+    env = environment(
+        theorem("Proofs.inv", "(x : ℂ) (hx : x ≠ 0)", "x * x⁻¹ = 1"),
+        theorem("Proofs.off", "(x y : ℂ)", "x * y = y * x + 1 / 1000000000"),
+    )
+    result = check("Proofs.inv", env, trials=16)
+    assert result.status == "pass" and result.unstable_trials == 0, result.reason
+    off = check("Proofs.off", env, trials=16)  # a difference of 1e-9 still fails
+    assert off.status == "fail" and "confirmed exactly" in off.reason, off.reason

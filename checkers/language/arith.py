@@ -128,10 +128,12 @@ def _arrays(op: str, a: Arr, b: Arr, ctx: Ctx, kind: str, bound: Sz | None) -> A
             note_result(ctx, (x, y), data)
     elif kind == "complex":
         data = complex_op(op, x, y)
-        if op in ("+", "-"):
-            note_operands(ctx, jnp.abs(x), jnp.abs(y))
-        else:  # each part of x * y (or x / y) is a sum of terms as large as its modulus
-            note_operands(ctx, jnp.abs(data))
+        if ctx.meter is not None and ctx.meter.active:  # (the moduli only where measured:
+            # computed in a derivative's trace they would be kinks of its function)
+            if op in ("+", "-"):
+                note_operands(ctx, jnp.abs(x), jnp.abs(y))
+            else:  # each part of x * y (or x / y) is a sum of terms as large as its modulus
+                note_operands(ctx, jnp.abs(data))
     elif kind == "nat":
         data = _nat_op(op, x, y)
     elif kind == "int":

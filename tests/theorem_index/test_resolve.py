@@ -281,3 +281,15 @@ def test_resolve_sqrt_prefix_to_real_sqrt() -> None:
     assert r.term.lhs == App(Const("Real.sqrt"), (Var("x"),))
     assert "Real.sqrt" in r.constants
     assert print_term(r.term) == "Real.sqrt x * y"
+
+
+def test_resolve_mathlib_intervals_under_open_set() -> None:
+    # Mathlib's intervals are known names: `Ioo` under `open Set` inside a modelled
+    # namespace is Set.Ioo, not a guess at `Real.Ioo`
+    known = KnownNames(models=["Real.exp"])
+    for interval in ("Icc", "Ico", "Ioc", "Ioo", "Ici", "Ioi", "Iic", "Iio"):
+        r = resolve(
+            parse_term(f"{interval} a"), bound=("a",), namespace="Real", opens=("Set",), known=known
+        )
+        assert r.term.fn == Const(f"Set.{interval}"), interval
+        assert r.unknown == ()

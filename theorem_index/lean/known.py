@@ -36,6 +36,7 @@ Eq Ne Not And Or Iff True False Exists ite dite HEq
 Bool Bool.true Bool.false Unit PUnit Option Option.some Option.none
 List List.map List.length List.sum Array String Float
 Set Set.univ Membership.mem
+Set.Icc Set.Ico Set.Ioc Set.Ioo Set.Ici Set.Ioi Set.Iic Set.Iio
 AddCommMonoid AddCommGroup AddMonoid CommRing Ring Field Module Semiring LinearOrder
 Top.top Bot.bot EmptyCollection.emptyCollection
 max min abs norm inner

@@ -8,6 +8,7 @@ import pytest
 from derived_support import environment, theorem
 
 from checkers import check
+from theorem_index.model import Declaration
 
 STATEMENTS = {
     "exp_deriv": ("(x : ℝ)", "HasDerivAt Real.exp (Real.exp x) x"),
@@ -129,3 +130,39 @@ def test_reading_at_a_kink_decides_nothing() -> None:
 @pytest.mark.parametrize("name", ["arcsin_le", "sin_arcsin", "arccos_def", "tan_mul_cos"])
 def test_inverse_trigonometry_follows_mathlib(env, name: str) -> None:
     assert check(f"Proofs.{name}", env, trials=16).status == "pass"
+
+
+def _in_real(name: str, binders: str, statement: str) -> Declaration:
+    """A theorem as Mathlib writes it: `namespace Real` with `open Set` above it."""
+    return Declaration(
+        name=f"Real.{name}",
+        kind="theorem",
+        module="Test",
+        binders=binders,
+        statement=statement,
+        namespace="Real",
+        opens=("Set",),
+    )
+
+
+def test_intervals_under_open_set_bound_their_inputs() -> None:
+    # `Ioo` is Set.Ioo once `open Set` is in force: the hypothesis bounds the draw
+    env = environment(
+        _in_real(
+            "arcsin_eq_arctan",
+            "{x : ℝ} (h : x ∈ Ioo (-(1 : ℝ)) 1)",
+            "arcsin x = arctan (x / √(1 - x ^ 2))",
+        ),
+        _in_real(
+            "arcsin_eq_arctan_wrong",
+            "{x : ℝ} (h : x ∈ Ioo (-(1 : ℝ)) 1)",
+            "arcsin x = arctan (x / √(1 + x ^ 2))",
+        ),
+        _in_real("log_le", "{x : ℝ} (h : x ∈ Ioi (0 : ℝ))", "log x ≤ x - 1"),
+    )
+    for name in ("arcsin_eq_arctan", "log_le"):
+        result = check(f"Real.{name}", env, trials=16)
+        assert result.status == "pass", result.reason
+        assert result.vacuous_trials == 0
+    wrong = check("Real.arcsin_eq_arctan_wrong", env, trials=16)
+    assert wrong.status == "fail", wrong.reason

@@ -9,6 +9,7 @@ Results go to stdout, messages and errors to stderr.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -96,9 +97,20 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="only theorems whose statement or dependencies changed since their last result",
     )
+    p.add_argument(
+        "--unproved",
+        action="store_true",
+        help="only theorems whose proof is not complete (`sorry`, `admit`, a declared macro)",
+    )
     p.add_argument("--commit", type=commit, help="the commit being checked")
     p.add_argument("--json", action="store_true", help="print a JSON array of results")
     p.add_argument("--junit", type=Path, metavar="FILE", help="also write JUnit XML here")
+    p.add_argument(
+        "--sarif",
+        type=Path,
+        metavar="FILE",
+        help="also write the failures as SARIF 2.1.0 here (for code scanning)",
+    )
     p.add_argument(
         "--jobs",
         type=positive,
@@ -168,7 +180,8 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_check(args: argparse.Namespace, settings: Settings) -> int:
-    from app.services.ci import junit_xml
+    from app.services.ci import junit_xml, sarif_document, source_lines
+    from app.services.reading.proofs import ProofState, proof_states
     from app.services.runs import CheckParams, run_checks
 
     params = CheckParams(
@@ -180,39 +193,49 @@ def cmd_check(args: argparse.Namespace, settings: Settings) -> int:
         dims=args.dims,
         draws=args.draws,
         changed_only=args.changed_only,
+        proof="unproved" if args.unproved else None,
     )
-    lines: Callable[[dict[str, Any]], None] | None = None if args.json else print_check_line
     with open_session(settings) as session, progress_on_stderr() as progress:
+        proofs = proof_states(session)
+
+        def with_proof(result: dict[str, Any]) -> dict[str, Any]:
+            return result | proofs.get(result["name"], ProofState()).to_json()
+
+        def line(result: dict[str, Any]) -> None:
+            print_check_line(with_proof(result))
+
         outcome = run_checks(
             session,
             params=params,
             commit=args.commit,
-            on_result=progress.wrap(lines),
+            on_result=progress.wrap(None if args.json else line),
             on_start=progress.start,
             jobs=args.jobs,
         )
+        outcome.results[:] = [with_proof(r) for r in outcome.results]
         names = [r["name"] for r in outcome.results]
-        modules = dict(session.execute(_module_query(names)).all())
+        root = settings.source_root or os.getcwd()
+        locations = source_lines(session, names=names, root=root)
     if args.json:
         print(dumps(outcome.results))
     else:
         print_check_summary(outcome)
     if outcome.error is not None:
         say(f"proofbridge: error: run {outcome.run_id} failed: {outcome.error}", file=sys.stderr)
+    reports = []
     if args.junit is not None:
+        reports.append(("--junit", args.junit, junit_xml(outcome.results, locations=locations)))
+    if args.sarif is not None:
+        sarif = sarif_document(
+            outcome.results, locations=locations, automation_id=f"proofbridge/run/{outcome.run_id}"
+        )
+        reports.append(("--sarif", args.sarif, (json.dumps(sarif, indent=1) + "\n").encode()))
+    for option, path, body in reports:
         try:
-            args.junit.write_bytes(junit_xml(outcome.results, modules=modules))
+            path.write_bytes(body)
         except OSError as exc:
-            raise UsageError(f"cannot write --junit {args.junit}: {exc.strerror}") from None
+            raise UsageError(f"cannot write {option} {path}: {exc.strerror}") from None
     return outcome.exit_code
-
-
-def _module_query(names: Sequence[str]) -> Any:
-    from sqlalchemy import select
-
-    from app.models import Declaration
-
-    return select(Declaration.name, Declaration.module).where(Declaration.name.in_(list(names)))
 
 
 def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:

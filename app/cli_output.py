@@ -11,8 +11,15 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from app import schemas
 from app.services.ingestion import describe_document_kinds
+from app.services.reading.proofs import (
+    PROVED_FAILING,
+    UNPROVED_FALSE,
+    ProofState,
+    proof_label,
+    triage,
+)
 from app.visible import visible
-from theorem_index.model import IngestError
+from theorem_index.model import UNKNOWN, IngestError
 
 if TYPE_CHECKING:  # the services load only when a command uses them
     from app.services.ingestion import IngestReport
@@ -190,6 +197,9 @@ def print_check_line(result: dict[str, Any]) -> None:
     labels the maxima over every draw as such; a pass shows the tolerances it met."""
     status = str(result["status"]).upper()
     head = f"{status:<11} {visible(str(result['name']))}"
+    if "proof" in result:  # beside the status, what is known of the proof
+        label = proof_label(ProofState(result["proof"], tuple(result.get("rests_on") or ())))
+        head += f" ({label})" if label else ""
     if result["status"] in ("pass", "fail"):
         setup = (
             f"[{result['checker']}] {result['trials']} trials, seed {result['seed']}, "
@@ -241,6 +251,17 @@ def print_check_summary(outcome: RunOutcome) -> None:
     parts = ", ".join(f"{counts.get(s, 0)} {s}" for s in ("pass", "fail", "error", "unsupported"))
     n = len(outcome.results)
     say(f"run {outcome.run_id}: {n} theorem{'' if n == 1 else 's'} checked: {parts}")
+    groups: dict[str, list[str]] = {UNPROVED_FALSE: [], PROVED_FAILING: []}
+    for r in outcome.results:
+        state = ProofState(r.get("proof", UNKNOWN), tuple(r.get("rests_on") or ()))
+        group = triage(r["status"], state)
+        if group is not None:
+            groups[group].append(visible(str(r["name"])))
+    for group, names in groups.items():
+        if names:  # the first: stop proving these; the second: a defect of the checker
+            more = f" and {len(names) - 10} more" if len(names) > 10 else ""
+            shown = ", ".join(names[:10]) + more
+            say(f"  {len(names)} {group}: {shown}")
 
 
 def _shown_inputs(replay: Replay) -> str:
@@ -334,6 +355,10 @@ def print_theorem(detail: schemas.TheoremDetail, *, checker_source: str = "descr
             same = "yes" if checker.statement_matches else f"no, {checker.statement_difference}"
             say(f"  matches the ingested statement: {same}")
     say(f"status: {detail.status}" + (" (stale: needs a rerun)" if detail.stale else ""))
+    proof = f"proof: {detail.proof}"
+    if detail.rests_on:
+        proof += f" (rests on unproved {', '.join(detail.rests_on)})"
+    say(proof)
     if detail.results:
         say("results (newest first):")
         for r in detail.results:

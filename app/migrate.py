@@ -37,7 +37,7 @@ MIGRATIONS_DIR = REPO_ROOT / "migrations"
 # The newest migration's revision: the schema this code needs. A test holds it equal to the
 # head of migrations/, so that a command finding the database there reads one row to know
 # it, without importing Alembic or reading the migration scripts.
-SCHEMA_HEAD = "0008_unstable_trials"
+SCHEMA_HEAD = "0009_proof_status"
 
 
 class SchemaNotReady(RuntimeError):

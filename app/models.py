@@ -150,6 +150,13 @@ class Declaration(Base):
     latest_result_id: Mapped[int | None] = mapped_column(Integer, index=True)
     latest_status: Mapped[str | None] = mapped_column(String(16), index=True)
     latest_checker: Mapped[str | None] = mapped_column(String(16))
+    # its current revision's proof status (`theorem_index.model.PROOF_STATES`), for filters
+    proof: Mapped[str] = mapped_column(
+        String(16), default="unknown", server_default="unknown", index=True
+    )
+    # the unproved declarations its proof rests on, through other proofs (kept by ingestion:
+    # `app.services.ingestion.proof_graph`)
+    rests_on: Mapped[list[Any]] = mapped_column(default=list, server_default="[]")
 
 
 class DeclarationRevision(Base):
@@ -176,6 +183,9 @@ class DeclarationRevision(Base):
     namespace: Mapped[str] = mapped_column(Text, default="")
     opens: Mapped[list[Any]]
     sorried: Mapped[bool] = mapped_column(Boolean, default=False)
+    # proved | unproved | unknown, and the names its proof mentions (`theorem_index.proofs`)
+    proof: Mapped[str] = mapped_column(String(16), default="unknown", server_default="unknown")
+    proof_uses: Mapped[list[Any]] = mapped_column(default=list, server_default="[]")
     links: Mapped[list[Any]]
     source_id: Mapped[int | None] = mapped_column(ForeignKey("sources.id", ondelete="SET NULL"))
     file: Mapped[str | None] = mapped_column(Text)

@@ -180,6 +180,11 @@ class CheckerOut(BaseModel):
     statement_difference: str = ""
 
 
+# whether the declaration's own proof is complete (`theorem_index.model.PROOF_STATES`);
+# `rests_on` beside it names the unproved declarations its proof uses, through other proofs
+ProofStatus = Literal["proved", "unproved", "unknown"]
+
+
 class TheoremDetail(BaseModel):
     name: str
     kind: str
@@ -203,6 +208,8 @@ class TheoremDetail(BaseModel):
     unknown_constants: list[str]
     checker: CheckerOut
     status: str
+    proof: ProofStatus
+    rests_on: list[str]
     stale: bool
     results: list[ResultOut]
     revisions: list[RevisionOut]
@@ -215,6 +222,8 @@ class TheoremSummary(BaseModel):
     binders: str
     statement: str
     status: str
+    proof: ProofStatus
+    rests_on: list[str]
     checker: str | None
     last_checked: datetime | None
     removed: bool

@@ -143,6 +143,37 @@ class Settings(BaseSettings):
         description="modules imported before checking, which register hand-written checkers "
         "(comma-separated in the environment)",
     )
+    public_url: str | None = Field(
+        default=None,
+        description="the server's address as users reach it (https://proofbridge.example.org): "
+        "the links in what is posted to GitHub; unset: the address the webhook was sent to",
+    )
+    github_api_url: str = Field(
+        default="https://api.github.com",
+        description="GitHub's REST API (a GitHub Enterprise server's https://HOST/api/v3)",
+    )
+    github_token: SecretStr | None = Field(
+        default=None,
+        description="a token that may post commit statuses and pull request comments",
+    )
+    github_app_id: int | None = Field(
+        default=None, gt=0, description="a GitHub App's id: check runs with annotations"
+    )
+    github_app_private_key: SecretStr | None = Field(
+        default=None,
+        description="that App's private key (PEM text, or @FILE to read it from FILE)",
+    )
+    source_root: str | None = Field(
+        default=None,
+        description="the folder (or path prefix) that stored source paths are taken relative "
+        "to in CI reports (JUnit, SARIF, annotations); unset: the current folder for the "
+        "command line, the paths as stored for the server; doc-gen4 source links need none",
+    )
+    sorry_macros: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="names a project declares to expand to `sorry` (`sorry_proof`): a proof "
+        "that uses one is unproved, as with `sorry` and `admit` (comma-separated)",
+    )
     auto_upgrade: bool = Field(
         default=True,
         description="apply migrations automatically to an embedded SQLite database",
@@ -169,7 +200,7 @@ class Settings(BaseSettings):
             )
         return value
 
-    @field_validator("checker_modules", mode="before")
+    @field_validator("checker_modules", "sorry_macros", mode="before")
     @classmethod
     def _comma_separated(cls, value: object) -> object:
         if isinstance(value, str):
@@ -190,7 +221,16 @@ class Settings(BaseSettings):
             )
         return self
 
-    @field_validator("broker_url", "jax_cache_dir", mode="before")
+    @field_validator(
+        "broker_url",
+        "jax_cache_dir",
+        "source_root",
+        "public_url",
+        "github_token",
+        "github_app_id",
+        "github_app_private_key",
+        mode="before",
+    )
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return None if value == "" else value

@@ -11,6 +11,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import textwrap
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -73,6 +74,42 @@ def test_workflow_uploads_triggers_polls_and_fails_on_failed_or_error() -> None:
     last = steps()[-1]
     assert "failed|error|cancelled)" in last["run"] and "exit 1" in last["run"]
     assert "if" not in last  # it runs only when every step before it succeeded
+
+
+def test_workflow_annotates_failing_theorems_from_the_sarif(tmp_path: Path) -> None:
+    from app.services.ci.locations import SourceLine
+    from app.services.ci.sarif import sarif_document
+
+    (step,) = [s for s in steps() if "annotate" in s.get("name", "")]
+    assert "/sarif" in step["run"]
+    script = step["run"].split("python3 - <<'PY'\n", 1)[1].split("\nPY", 1)[0]
+    failing = {
+        "name": "P.lemma1",
+        "status": "fail",
+        "reason": "x = 1: 2 ≠ 1,\nconfirmed",
+        "seed": 3,
+    }
+    broken = {"name": "P.broken", "status": "error", "reason": "raised", "seed": 0}
+    log = sarif_document(
+        [failing, broken], locations={"P.lemma1": SourceLine("P", "Proofs/P.lean", 3)}
+    )
+    (tmp_path / "proofbridge.sarif").write_text(json.dumps(log), encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    first, second = proc.stdout.splitlines()
+    assert first.startswith(
+        "::error file=Proofs/P.lean,line=3,title=proofbridge/false-statement%3A P.lemma1::"
+    )
+    assert "2 ≠ 1,%0Aconfirmed" in first  # a message's newline escaped, its comma kept
+    assert second.startswith("::warning title=proofbridge/checker-error%3A P.broken::")
+    uploads = [s for s in steps() if s.get("uses", "").startswith("github/codeql-action/upload")]
+    assert uploads and uploads[0]["with"]["sarif_file"] == "proofbridge.sarif"
+    assert workflow()["permissions"]["security-events"] == "write"
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
@@ -165,6 +202,7 @@ def run_script(url: str, docs: Path, commit: str, **extra: str) -> subprocess.Co
         "POLL_S": "1",
         "TIMEOUT_S": "240",
         "JUNIT_FILE": str(docs.parent / "junit.xml"),
+        "SARIF_FILE": str(docs.parent / "out.sarif"),
     } | extra
     return subprocess.run(["sh", str(SCRIPT)], env=env, capture_output=True, text=True, timeout=300)
 
@@ -190,6 +228,10 @@ def test_script_against_server_exits_by_run_status(server: str, tmp_path: Path) 
     assert "run 2 failed: 0 pass, 1 fail, 0 error, 0 unsupported" in failed.stdout
     [case] = ElementTree.parse(junit).getroot().iter("testcase")
     assert case.get("name") == "Tiny.div_zero_wrong"
+    sarif = json.loads((tmp_path / "out.sarif").read_text(encoding="utf-8"))
+    [finding] = sarif["runs"][0]["results"]
+    assert finding["ruleId"] == "proofbridge/false-statement"
+    assert finding["properties"]["proof"] == "unknown"  # a text page says nothing of it
 
     with urllib.request.urlopen(f"{server}/api/v1/runs/2") as response:
         run = json.loads(response.read())

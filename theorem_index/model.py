@@ -29,6 +29,12 @@ DECL_KINDS = (
 # a theorem a module doc states in words: its statement is the paragraph, never Lean
 PROSE = "prose"
 
+# Whether a declaration's own proof is complete: `proved` (no `sorry` in it), `unproved`
+# (it uses `sorry`, `admit` or a macro declared to expand to one), or `unknown` (the
+# input does not say: a text page, doc-gen4 JSON without the mark).
+PROVED, UNPROVED, UNKNOWN = "proved", "unproved", "unknown"
+PROOF_STATES = (PROVED, UNPROVED, UNKNOWN)
+
 
 @dataclass(frozen=True)
 class SourceLocation:
@@ -56,13 +62,21 @@ class Declaration:
     location: SourceLocation | None = None
     namespace: str = ""
     opens: tuple[str, ...] = ()  # `open` directives in force, as `theorem_index.opens` writes them
-    sorried: bool = False
+    proof: str = UNKNOWN  # one of PROOF_STATES
+    # the names the proof mentions, as written (Lean source only): what it rests on, once
+    # resolved against the ingested declarations (`theorem_index.proofs`)
+    proof_uses: tuple[str, ...] = ()
     # Fully qualified names that the source already resolved for us
     # (doc-gen4 HTML links): written text -> full name.
     links: tuple[tuple[str, str], ...] = ()
     # Where the binders / statement text start in the source, for error positions.
     statement_line: int | None = None
     statement_column: int | None = None
+
+    @property
+    def sorried(self) -> bool:
+        """Whether the declaration's own proof uses `sorry` (or a stand-in for it)."""
+        return self.proof == UNPROVED
 
     @property
     def short_name(self) -> str:

@@ -118,6 +118,10 @@ class RunCreate(BaseModel):
         "has is refused (422), as `check --dims` refuses it",
     )
     changed_only: StrictBool = False
+    proof: Literal["proved", "unproved", "unknown"] | None = Field(
+        default=None,
+        description="only theorems whose own proof is this one (`unproved`: those with `sorry`)",
+    )
 
 
 RunStatus = Literal["queued", "running", "passed", "failed", "error", "cancelled"]

@@ -61,7 +61,7 @@ def _record(name: str, rev: Any) -> Declaration:
         location=location,
         namespace=rev.namespace,
         opens=tuple(rev.opens or ()),
-        sorried=rev.sorried,
+        proof=rev.proof,
         links=tuple((str(a), str(b)) for a, b in (rev.links or ())),
         statement_line=rev.statement_line,
         statement_column=rev.statement_column,
@@ -121,7 +121,7 @@ _RECORD_FIELDS = (
     "line_start",
     "line_end",
     "namespace",
-    "sorried",
+    "proof",
     "statement_line",
     "statement_column",
 )
@@ -235,6 +235,7 @@ def list_theorems(
     status: str | None = None,
     module: str | None = None,
     q: str | None = None,
+    proof: str | None = None,
     include_removed: bool = False,
     limit: int = 100,
     offset: int = 0,
@@ -253,6 +254,8 @@ def list_theorems(
         where.append(d.latest_status == status)
     if module:
         where.append(d.module == module)
+    if proof is not None:
+        where.append(d.proof == proof)
     if not include_removed:
         where.append(d.removed.is_(False))
     page, count = _page(session, where, q, limit, offset)

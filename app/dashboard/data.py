@@ -18,13 +18,16 @@ from app.crud.declarations import THEOREM_KINDS
 from app.dashboard.graph import MAX_LAYERS, MAX_NODES, GraphEdge, GraphNode
 from app.dashboard.render import theorem_url
 from app.dashboard.svg import ErrorSample
+from app.services.reading.proofs import PROVED_FAILING, UNPROVED_FALSE, ProofState, triage
 
 __all__ = [
     "FAILING",
     "Coverage",
     "ModuleGraph",
     "NewFailure",
+    "Triaged",
     "coverage",
+    "failing_by_proof",
     "error_samples",
     "module_graph",
     "module_names",
@@ -123,6 +126,38 @@ def newly_failing(session: Session, *, run: models.Run, limit: int = 50) -> list
         if r.declaration_id in before and before[r.declaration_id] not in FAILING
     ]
     return out[:limit]
+
+
+@dataclass(frozen=True)
+class Triaged:
+    """A failing theorem, by what its proof status makes of the failure."""
+
+    name: str
+    proof: str
+    rests_on: tuple[str, ...]
+    reason: str
+
+
+def failing_by_proof(session: Session, *, limit: int = 50) -> dict[str, list[Triaged]]:
+    """The theorems whose newest result is `fail`, in two groups: UNPROVED_FALSE (stop
+    proving these: the counterexample is on their page) and PROVED_FAILING (a complete
+    proof of a false-looking statement: a defect of the checker's semantics to triage),
+    by name, at most `limit` each; a failure of unknown proof status is in neither."""
+    d, res = models.Declaration, models.Result
+    stmt = (
+        select(d.name, d.proof, d.rests_on, res.reason)
+        .join(res, res.id == d.latest_result_id)
+        .where(d.latest_status == "fail", d.removed.is_(False), d.kind.in_(THEOREM_KINDS))
+        .order_by(d.name)
+        .limit(4 * limit)
+    )
+    groups: dict[str, list[Triaged]] = {UNPROVED_FALSE: [], PROVED_FAILING: []}
+    for name, proof, rests, reason in session.execute(stmt):
+        state = ProofState(proof, tuple(rests or ()))
+        group = triage("fail", state)
+        if group is not None and len(groups[group]) < limit:
+            groups[group].append(Triaged(name, proof, state.rests_on, reason or ""))
+    return groups
 
 
 def run_results_page(

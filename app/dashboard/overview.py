@@ -41,5 +41,6 @@ def read_overview(request: Request, session: SessionDep) -> HTMLResponse:
             "run_count": run_count,
             "newest": newest,
             "failing": failing,
+            "triaged": data.failing_by_proof(session),
         },
     )

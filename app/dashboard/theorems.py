@@ -29,6 +29,7 @@ from app.dashboard.render import isolate, page
 from app.dashboard.svg import STATUS_ORDER, HistoryPoint, history_chart, status_bar, strip_chart
 from app.services.ci import junit
 from app.services.reading import queries, views
+from theorem_index.model import PROOF_STATES
 
 __all__ = ["checkers_loaded", "not_found", "repro_command", "router", "shown_source"]
 
@@ -36,6 +37,7 @@ router = APIRouter(include_in_schema=False, route_class=PageRoute)
 log = logging.getLogger("proofbridge.dashboard")
 
 StatusFilter = Literal["", "pass", "fail", "error", "unsupported", "unchecked"]
+ProofFilter = Literal["", "proved", "unproved", "unknown"]
 PageNumber = Annotated[int, Query(alias="page", ge=1, le=MAX_PAGE)]
 Text = Annotated[str, Query(max_length=1024, pattern=r"^[^\x00]*$")]
 HISTORY = 50
@@ -60,6 +62,7 @@ def read_theorems(
     q: Text = "",
     module: Text = "",
     status: StatusFilter = "",
+    proof: ProofFilter = "",
     page_: PageNumber = 1,
 ) -> HTMLResponse:
     pager = Pager(page=page_)
@@ -68,6 +71,7 @@ def read_theorems(
         status=status or None,
         module=module or None,
         q=q or None,
+        proof=proof or None,
         limit=pager.size,
         offset=pager.offset,
     )
@@ -82,6 +86,8 @@ def read_theorems(
             "module": module,
             "status": status,
             "statuses": STATUS_ORDER,
+            "proof": proof,
+            "proofs": PROOF_STATES,
             "modules": data.module_names(session),
         },
     )

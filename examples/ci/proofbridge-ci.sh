@@ -3,7 +3,8 @@
 #
 # Uploads the documents under DOCS_DIR (doc-gen4 output, plain-text doc pages or the Lean
 # sources) as one .tar.gz at COMMIT, queues a run (`POST /api/v1/webhooks/ci`), follows it
-# until it finishes, downloads its JUnit XML and exits:
+# until it finishes, downloads its JUnit XML and SARIF (each failure at its theorem's file
+# and line) and exits:
 #   0  the run passed (no theorem failed or errored)
 #   1  the run failed, errored or was cancelled
 #   2  bad usage, or ProofBridge refused a request (its answer is printed) or did not answer
@@ -15,6 +16,8 @@
 #   DOCS_DIR               the folder to upload (required)
 #   CHANGED_ONLY           true (default): only theorems that changed since last checked
 #   JUNIT_FILE             where the JUnit XML goes (default: junit.xml)
+#   SARIF_FILE             where the SARIF 2.1.0 of the failures goes, for code scanning
+#                          (default: proofbridge.sarif)
 #   IDEMPOTENCY_KEY        sent as Idempotency-Key: a job retried with the same key gets
 #                          the same run (default: none)
 #   POLL_S, TIMEOUT_S      poll interval and the longest wait for the run (5 and 3600 s)
@@ -33,6 +36,7 @@ die() {
 : "${DOCS_DIR:?set DOCS_DIR to the folder of documents to upload}"
 CHANGED_ONLY=${CHANGED_ONLY:-true}
 JUNIT_FILE=${JUNIT_FILE:-junit.xml}
+SARIF_FILE=${SARIF_FILE:-proofbridge.sarif}
 IDEMPOTENCY_KEY=${IDEMPOTENCY_KEY:-}
 POLL_S=${POLL_S:-5}
 TIMEOUT_S=${TIMEOUT_S:-3600}
@@ -126,6 +130,9 @@ done
 code=$(request GET "$junit") || unreachable
 [ "$code" = 200 ] || refused "GET /runs/$run/junit.xml" "$code"
 cp "$work/body" "$JUNIT_FILE"
+code=$(request GET "$api/runs/$run/sarif") || unreachable
+[ "$code" = 200 ] || refused "GET /runs/$run/sarif" "$code"
+cp "$work/body" "$SARIF_FILE"
 code=$(request GET "$url") || unreachable
 [ "$code" = 200 ] || refused "GET /runs/$run" "$code"
 python3 - "$work/body" <<'PY'
@@ -136,7 +143,7 @@ print(f"proofbridge-ci: run {run['id']} {run['status']}: {counts}")
 if run.get("error"):
     print(f"proofbridge-ci: {run['error']}", file=sys.stderr)
 PY
-echo "proofbridge-ci: JUnit XML in $JUNIT_FILE"
+echo "proofbridge-ci: JUnit XML in $JUNIT_FILE, SARIF in $SARIF_FILE"
 case $status in
     passed) exit 0 ;;
     *) exit 1 ;;

@@ -90,3 +90,27 @@ def revisions(session: Session, name: str) -> list[models.DeclarationRevision]:
     r = models.DeclarationRevision
     stmt = select(r).where(r.declaration_id == decl.id).order_by(r.revision)
     return list(session.scalars(stmt.execution_options(populate_existing=True)))
+
+
+# A Lean file with proofs in every state: a false lemma left to `sorry`, proofs resting on
+# it, a complete one, a stand-in macro, and a complete proof of a false statement.
+PROOF_SOURCE = """namespace P
+
+theorem lemma1 (x : ℝ) : x * 2 = x := by
+  sorry
+
+theorem middle (x : ℝ) : x * 2 * 1 = x := by
+  rw [mul_one]; exact lemma1 x
+
+theorem top (x : ℝ) : x * 2 * 1 * 1 = x := by
+  rw [mul_one]; exact middle x
+
+theorem apart (x : ℝ) : x + 0 = x := by simp
+
+theorem stand_in (x : ℝ) : 0 + x = x := sorry_proof
+
+theorem closed (x : ℝ) : x * 3 = x := by
+  simp
+
+end P
+"""

@@ -239,7 +239,7 @@ def test_exit_2_when_postgres_schema_not_upgraded(pg_url: str, tmp_path: Path) -
     assert proc.returncode == 2
     assert proc.stderr.startswith("proofbridge: error: database postgresql+psycopg://")
     assert proc.stderr.endswith(
-        "has no schema yet; this version needs 0008_unstable_trials: run `proofbridge db upgrade`\n"
+        "has no schema yet; this version needs 0009_proof_status: run `proofbridge db upgrade`\n"
     )
 
 

@@ -44,13 +44,15 @@ def test_exit_1_and_junit_failure_when_a_check_fails(
     assert (code, captured.err) == (1, "")  # stderr is no terminal: no progress drawn
     # the counterexample's own dims and errors; the maxima over all draws labelled as such
     assert out[0] == (
-        "FAIL        Proofs.bad  [derived] 64 trials, seed 4, float64, atol 1e-12, rtol 1e-10, "
+        "FAIL        Proofs.bad (proof unknown)  [derived] 64 trials, seed 4, float64, "
+        "atol 1e-12, rtol 1e-10, "
         "counterexample dims n=2 (shrunk), trial 3: lhs 0.5, rhs 1.5, abs err 1, "
         "rel err 0.667; over all draws max abs err 1, max rel err inf (0.00 s): "
         "lhs and rhs differ by 1.0 at trial 3"
     )
     assert out[1] == (
-        "PASS        Proofs.good  [derived] 64 trials, seed 4, float64, atol 1e-12, rtol 1e-10, "
+        "PASS        Proofs.good (proof unknown)  [derived] 64 trials, seed 4, float64, "
+        "atol 1e-12, rtol 1e-10, "
         "dims n=3 (worst of 2 draws), max abs err 1e-16, max rel err 2e-16 (0.50 s)"
     )
     assert out[2].endswith("2 theorems checked: 1 pass, 1 fail, 0 error, 0 unsupported")

@@ -16,7 +16,15 @@ import re
 
 from lxml import etree
 
-from theorem_index.model import Declaration, Document, IngestError, ModuleDoc, SourceLocation
+from theorem_index.model import (
+    PROVED,
+    UNPROVED,
+    Declaration,
+    Document,
+    IngestError,
+    ModuleDoc,
+    SourceLocation,
+)
 from theorem_index.readers import errors
 from theorem_index.readers.errors import LineIndex
 from theorem_index.readers.html_parts import (
@@ -248,7 +256,7 @@ class _Page:
             modifiers=tuple(words[:-1]),
             location=location,
             namespace=name.rpartition(".")[0],
-            sorried="sorried" in classes(el),
+            proof=UNPROVED if "sorried" in classes(el) or header.uses_sorry else PROVED,
             links=header.links,
             statement_line=line,
             statement_column=column,

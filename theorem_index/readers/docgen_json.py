@@ -13,7 +13,15 @@ import json
 import re
 from typing import Any
 
-from theorem_index.model import Declaration, Document, IngestError, SourceLocation
+from theorem_index.model import (
+    PROVED,
+    UNKNOWN,
+    UNPROVED,
+    Declaration,
+    Document,
+    IngestError,
+    SourceLocation,
+)
 from theorem_index.readers import errors
 from theorem_index.readers.errors import LineIndex
 from theorem_index.readers.html_parts import parse_html, read_header
@@ -113,6 +121,13 @@ def _declaration(
         return cursor, None, IngestError(file, line, column, errors.json_no_header(name))
     words = header.kind_text.split()
     doc = info.get("doc")
+    # the `sorried` field where the writer records it, or the header's mark on the name;
+    # else the JSON does not say (an older writer marks nothing)
+    sorried = info.get("sorried")
+    if isinstance(sorried, bool):
+        proof = UNPROVED if sorried else PROVED
+    else:
+        proof = UNPROVED if header.uses_sorry else UNKNOWN
     return (
         cursor,
         Declaration(
@@ -125,6 +140,7 @@ def _declaration(
             modifiers=tuple(words[:-1]),
             location=_location(info),
             namespace=name.rpartition(".")[0],
+            proof=proof,
             links=header.links,
             statement_line=line,
             statement_column=column,

@@ -65,6 +65,9 @@ class Header:
     statement: str | None
     links: tuple[tuple[str, str], ...]
     type_element: HtmlElement | None
+    # doc-gen4's mark on the name of a declaration whose proof uses `sorry`
+    # (`title="declaration uses 'sorry'"`)
+    uses_sorry: bool = False
 
 
 def _collect_links(el: HtmlElement, out: dict[tuple[str, str], None]) -> None:
@@ -83,6 +86,7 @@ def read_header(header: HtmlElement) -> Header:
     type_el: HtmlElement | None = None
     links: dict[tuple[str, str], None] = {}
     parents: list[str] | None = None
+    uses_sorry = False
     for child in header:
         if not isinstance(child.tag, str):
             continue
@@ -90,6 +94,7 @@ def read_header(header: HtmlElement) -> Header:
         if "decl_kind" in cls:
             kind_text = text_of(child)
         elif "decl_name" in cls:
+            uses_sorry = "uses 'sorry'" in (child.get("title") or "")
             anchor = next(child.iter("a"), None)
             target = fragment(anchor.get("href")) if anchor is not None else None
             name = target or "".join(child.text_content().split())
@@ -109,7 +114,7 @@ def read_header(header: HtmlElement) -> Header:
             _collect_links(child, links)
     if parents:
         binders.append("extends " + ", ".join(parents))
-    return Header(kind_text, name, " ".join(binders), statement, tuple(links), type_el)
+    return Header(kind_text, name, " ".join(binders), statement, tuple(links), type_el, uses_sorry)
 
 
 def blocks_to_text(elements: list[HtmlElement]) -> str:

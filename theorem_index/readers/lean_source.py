@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from theorem_index.model import Declaration, Document, ModuleDoc, SourceLocation
+from theorem_index.model import PROVED, UNPROVED, Declaration, Document, ModuleDoc, SourceLocation
 from theorem_index.readers import errors, prose
 from theorem_index.readers.errors import LineIndex, ReadError
 from theorem_index.readers.lean_ctors import constructors, fields
@@ -54,6 +54,9 @@ _STARTS = DECL_KINDS | MODIFIERS | SCOPE_COMMANDS | OTHER_COMMANDS
 _WORD = re.compile(r"[^\W\d][\w'!?]*")
 _NAME_TOKEN = re.compile(r"(?<![\w'.!?])[^\W\d][\w'!?]*(?:\.[^\W\d][\w'!?]*)*")
 _IN = re.compile(r"(?<![\w'.!?])in(?![\w'!?])")
+# what leaves a proof incomplete in Lean itself (a project's own stand-ins are a setting
+# of the ingestion: `theorem_index.proofs.with_markers`)
+SORRY_MARKERS = frozenset({"sorry", "admit"})
 _SPACE = re.compile(r"\s*")
 
 
@@ -292,6 +295,8 @@ class _SourceReader:
             stmt_line, stmt_col = self.index.line_col(parsed.statement_start)
         opens = [o for s in self.scopes for o in s.opens]
         attributes = tuple(a for text in attrs for a in split_attributes(text))
+        # the proof (or body) as the lexer left it: comments and literals blanked
+        uses = tuple(dict.fromkeys(_NAME_TOKEN.findall(self.scan, parsed.body_start, end)))
         self.doc.declarations.append(
             Declaration(
                 name=name,
@@ -308,6 +313,8 @@ class _SourceReader:
                 ),
                 namespace=name.rpartition(".")[0],
                 opens=tuple(dict.fromkeys(opens)),
+                proof=UNPROVED if SORRY_MARKERS.intersection(uses) else PROVED,
+                proof_uses=uses,
                 statement_line=stmt_line,
                 statement_column=stmt_col,
             )
@@ -331,6 +338,7 @@ class _SourceReader:
                     location=SourceLocation(self.file, self.index.line(f.start)),
                     namespace=name,
                     opens=tuple(dict.fromkeys(opens)),
+                    proof=PROVED,
                 )
             )
 
@@ -350,6 +358,7 @@ class _SourceReader:
                     location=SourceLocation(self.file, self.index.line(c.start)),
                     namespace=name,
                     opens=tuple(dict.fromkeys(opens)),
+                    proof=PROVED,
                     statement_line=line,
                     statement_column=col,
                 )

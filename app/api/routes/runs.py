@@ -3,6 +3,7 @@ cancel it, read its results and JUnit."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -16,8 +17,9 @@ from app.api.params import IdempotencyKey, Limit, Offset, RunId
 from app.api.responses import error_responses, queue_responses
 from app.api.schemas import ErrorOut, RunCreate, RunDetail, RunProgress, RunStatus, RunTrigger
 from app.db import run_in_transaction
-from app.services.ci import junit_xml
-from app.services.reading import queries, views
+from app.services.ci import junit_xml, sarif_document, source_lines
+from app.services.reading import views
+from app.services.reading.proofs import proof_states
 from app.services.runs import (
     API_TRIGGER,
     CheckParams,
@@ -158,6 +160,7 @@ def create_run(
         dtype=body.dtype,
         dims=body.dims,
         changed_only=body.changed_only,
+        proof=body.proof,
     )
     run = queue_for_request(
         request,
@@ -272,24 +275,15 @@ def read_run_results(
         ),
     },
 )
-def read_run_junit(session: SessionDep, run_id: RunId) -> Response:
-    """The run's results as JUnit XML, one test case per theorem (`unsupported` is skipped).
-    409 while the run is queued or running; a failed run adds an error case saying why."""
+def read_run_junit(session: SessionDep, settings: SettingsDep, run_id: RunId) -> Response:
+    """The run's results as JUnit XML, one test case per theorem (`unsupported` is skipped)
+    at its file and line where known. 409 while the run is queued or running; a failed run
+    adds an error case saying why."""
+    rows = _finished_rows(session, run_id, "its JUnit XML")
+    locations = source_lines(session, names=[r["name"] for r in rows], root=settings.source_root)
     run = crud.get_run(session, run_id=run_id)
-    if run is None:
-        raise unknown_run(run_id)
-    if run.status in ("queued", "running"):
-        raise HTTPException(
-            status.HTTP_409_CONFLICT,
-            detail=f"run {run_id} is {run.status} ({run.completed} of {run.total} results): "
-            "its JUnit XML is ready when it is done",
-        )
-    rows = [
-        r.model_dump(mode="json")
-        for r in views.results_out(session, crud.run_results(session, run_id=run_id))
-    ]
-    modules = queries.declaration_modules(session, names=[r["name"] for r in rows])
-    if run.error is not None:
+    modules: dict[str, str] = {}
+    if run is not None and run.error is not None:
         rows.append(
             {
                 "name": f"run {run_id}",
@@ -299,5 +293,49 @@ def read_run_junit(session: SessionDep, run_id: RunId) -> Response:
             }
         )
         modules[f"run {run_id}"] = "proofbridge"
-    body = junit_xml(rows, suite=f"proofbridge run {run_id}", modules=modules)
+    body = junit_xml(rows, suite=f"proofbridge run {run_id}", modules=modules, locations=locations)
     return Response(content=body, media_type="application/xml")
+
+
+@router.get(
+    "/{run_id}/sarif",
+    response_class=Response,
+    responses={
+        status.HTTP_200_OK: {
+            "content": {"application/sarif+json": {"schema": {"type": "object"}}},
+            "description": "SARIF 2.1.0",
+        },
+        **error_responses(
+            e404=UNKNOWN,
+            e409={"model": ErrorOut, "description": "the run is not finished yet"},
+        ),
+    },
+)
+def read_run_sarif(session: SessionDep, settings: SettingsDep, run_id: RunId) -> Response:
+    """The run's failures and checker errors as SARIF 2.1.0 (for code scanning), each at its
+    theorem's file and line, with a fingerprint that is the same for the same finding in
+    every run. 409 while the run is queued or running."""
+    rows = _finished_rows(session, run_id, "its SARIF")
+    names = [r["name"] for r in rows]
+    proofs = proof_states(session, names)
+    rows = [r | proofs[r["name"]].to_json() if r["name"] in proofs else r for r in rows]
+    locations = source_lines(session, names=names, root=settings.source_root)
+    document = sarif_document(rows, locations=locations, automation_id=f"proofbridge/run/{run_id}")
+    return Response(content=json.dumps(document), media_type="application/sarif+json")
+
+
+def _finished_rows(session: Any, run_id: int, what: str) -> list[dict[str, Any]]:
+    """The results of a finished run as JSON rows; 404 or 409 otherwise."""
+    run = crud.get_run(session, run_id=run_id)
+    if run is None:
+        raise unknown_run(run_id)
+    if run.status in ("queued", "running"):
+        raise HTTPException(
+            status.HTTP_409_CONFLICT,
+            detail=f"run {run_id} is {run.status} ({run.completed} of {run.total} results): "
+            f"{what} is ready when it is done",
+        )
+    return [
+        r.model_dump(mode="json")
+        for r in views.results_out(session, crud.run_results(session, run_id=run_id))
+    ]

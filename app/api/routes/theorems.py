@@ -35,12 +35,16 @@ def read_theorems(
     ] = None,
     module: ModuleQuery = None,
     q: SearchText = None,
+    proof: Annotated[
+        schemas.ProofStatus | None,
+        Query(description="the theorem's own proof: proved, unproved (sorry), or unknown"),
+    ] = None,
     limit: Limit = 100,
     offset: Offset = 0,
 ) -> schemas.Page[schemas.TheoremSummary]:
-    """Live theorems by name, each with the status of its newest result."""
+    """Live theorems by name, each with the status of its newest result and its proof's."""
     rows, count = crud.list_theorems(
-        session, status=status, module=module, q=q, limit=limit, offset=offset
+        session, status=status, module=module, q=q, proof=proof, limit=limit, offset=offset
     )
     data = [views.theorem_summary(decl, rev, result) for decl, rev, result in rows]
     return schemas.Page[schemas.TheoremSummary](data=data, count=count)

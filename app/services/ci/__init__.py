@@ -1,8 +1,10 @@
 """Continuous integration: what it sends (GitHub deliveries, each queueing at most one run)
-and what it reads (a run's results as JUnit XML).
+and what it reads (a run's results as JUnit XML and SARIF, at each theorem's file and line).
 
 - `deliveries`: GitHub deliveries, each handled once
 - `junit`: JUnit XML for a run's results
+- `sarif`: SARIF 2.1.0 for a run's findings
+- `locations`: where each theorem stands in its repository
 """
 
 from typing import TYPE_CHECKING
@@ -16,6 +18,8 @@ if TYPE_CHECKING:
         handle_delivery,
     )
     from app.services.ci.junit import junit_xml, repro_command
+    from app.services.ci.locations import SourceLine, repository_path, source_lines
+    from app.services.ci.sarif import sarif_document
 else:
     from app.services.lazy import lazy_exports
 
@@ -30,6 +34,8 @@ else:
                 "handle_delivery",
             ],
             "junit": ["junit_xml", "repro_command"],
+            "locations": ["SourceLine", "repository_path", "source_lines"],
+            "sarif": ["sarif_document"],
         },
     )
 
@@ -38,7 +44,11 @@ __all__ = [
     "MAX_DELIVERY_LENGTH",
     "NOTHING_CHANGED",
     "DeliveryOutcome",
+    "SourceLine",
     "handle_delivery",
     "junit_xml",
+    "repository_path",
     "repro_command",
+    "sarif_document",
+    "source_lines",
 ]

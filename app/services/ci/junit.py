@@ -1,6 +1,7 @@
 """JUnit XML for a run's results (`check --junit FILE`, `GET /runs/{id}/junit.xml`).
 
-One `<testcase>` per theorem, its module as the class name: `fail` is a `<failure>`,
+One `<testcase>` per theorem, its module as the class name, its `file` (relative to the
+repository) and `line` where they are known (`locations`): `fail` is a `<failure>`,
 `error` an `<error>` (each with the errors, the counterexample and the `proofbridge repro`
 command that replays it), `unsupported` is `<skipped>` with the reason. Control characters
 in names and texts (which XML 1.0 forbids) are written visibly, as `\\x1b` (`app.visible`).
@@ -13,6 +14,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from app.services.ci.locations import SourceLine
 from app.visible import shell_quote, visible
 
 __all__ = ["junit_xml", "repro_command"]
@@ -52,10 +54,13 @@ def junit_xml(
     *,
     suite: str = "proofbridge",
     modules: Mapping[str, str] | None = None,
+    locations: Mapping[str, SourceLine] | None = None,
 ) -> bytes:
-    """The results as a JUnit XML document (UTF-8). `modules` maps names to modules."""
+    """The results as a JUnit XML document (UTF-8). `modules` maps names to modules,
+    `locations` to where they stand (module, file and line)."""
     rows = list(results)
-    modules = modules or {}
+    locations = locations or {}
+    modules = {n: w.module for n, w in locations.items()} | dict(modules or {})
     suite_el = ET.Element(
         "testsuite",
         {
@@ -70,15 +75,17 @@ def junit_xml(
     for r in rows:
         name = str(r["name"])
         module = modules.get(name) or name.rpartition(".")[0] or name
-        case = ET.SubElement(
-            suite_el,
-            "testcase",
-            {
-                "classname": visible(module),
-                "name": visible(name),
-                "time": f"{float(r.get('duration_s') or 0.0):.3f}",
-            },
-        )
+        attrs = {
+            "classname": visible(module),
+            "name": visible(name),
+            "time": f"{float(r.get('duration_s') or 0.0):.3f}",
+        }
+        where = locations.get(name)
+        if where is not None and where.path is not None:
+            attrs["file"] = visible(where.path)
+            if where.line is not None:
+                attrs["line"] = str(where.line)
+        case = ET.SubElement(suite_el, "testcase", attrs)
         reason = str(r.get("reason") or "")
         if r["status"] == "fail":
             el = ET.SubElement(case, "failure", {"message": _text(reason or "check failed")})

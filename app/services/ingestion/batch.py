@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from theorem_index.model import Declaration, Document, IngestError, ModuleDoc
+from theorem_index.proofs import with_markers
 
 __all__ = [
     "DEFINITION_KINDS",
@@ -142,9 +143,9 @@ class Collected:
     repeated_files: int
 
 
-def collect(batch: BatchLike) -> Collected:
+def collect(batch: BatchLike, sorry_macros: Collection[str] = ()) -> Collected:
     """The batch's declarations and errors (each error once); a document of a file already
-    read in this batch is skipped."""
+    read in this batch is skipped. A proof that uses one of `sorry_macros` is unproved."""
     errors: list[IngestError] = []
     seen_errors: set[tuple[str, int | None, int | None, str]] = set()
 
@@ -166,5 +167,7 @@ def collect(batch: BatchLike) -> Collected:
         files.add(doc.file)
         for error in doc.errors:
             add(error)
-        entries.extend(Entry(decl, doc, revision_hash(decl)) for decl in doc.declarations)
+        for decl in doc.declarations:
+            decl = with_markers(decl, sorry_macros)
+            entries.append(Entry(decl, doc, revision_hash(decl)))
     return Collected(entries, errors, repeated)

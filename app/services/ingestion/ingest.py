@@ -24,7 +24,7 @@ bulk, so that re-ingesting an unchanged corpus costs a few queries.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from sqlalchemy import text
@@ -42,8 +42,10 @@ from app.services.ingestion.batch import (
     revision_hash,
 )
 from app.services.ingestion.parsing import Parser, gc_paused
+from app.services.ingestion.proof_graph import update_resting
 from app.services.ingestion.prose import with_prose_declarations
 from app.services.ingestion.writer import BatchWriter
+from app.settings import get_settings
 from theorem_index.model import IngestError
 
 __all__ = [
@@ -89,13 +91,17 @@ def ingest_batch(
     commit: str | None = None,
     parser_factory: Callable[[Iterable[str]], Parser] = Parser,
     prose_claims: Mapping[str, str] | None = None,
+    sorry_macros: Collection[str] | None = None,
 ) -> IngestReport:
     """Write `batch` in one transaction of its own and commit it (a transaction the session
     has open is committed first). The theorems its module docs state in prose that a
     registered checker claims (`prose_claims`, by default the registered checkers') are
-    recorded as declarations of kind `prose` (`app.services.ingestion.prose`)."""
+    recorded as declarations of kind `prose` (`app.services.ingestion.prose`). A proof
+    that uses one of `sorry_macros` (by default the setting's) is unproved."""
     batch = with_prose_declarations(batch, prose_claims)
-    collected = collect(batch)
+    if sorry_macros is None:
+        sorry_macros = get_settings().sorry_macros
+    collected = collect(batch, sorry_macros)
     if session.in_transaction():
         session.commit()
     for attempt in range(1, MAX_ATTEMPTS + 1):
@@ -104,6 +110,7 @@ def ingest_batch(
             with gc_paused():
                 writer = BatchWriter(session, batch, collected, commit, parser_factory)
                 report = writer.run()
+                update_resting(session)
             session.commit()
             refresh_statistics(session, written=report.new + report.changed)
             return report

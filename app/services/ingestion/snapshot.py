@@ -51,6 +51,8 @@ class KnownDeclaration:
     line_end: int | None
     parse_ok: bool
     unknown_constants: tuple[str, ...]
+    proof: str
+    proof_uses: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +100,8 @@ def load_snapshot(session: Session) -> Snapshot:
         r.line_end,
         parse_ok,
         r.unknown_constants,
+        r.proof,
+        r.proof_uses,
     ).join(r, and_(r.declaration_id == d.id, r.revision == d.current_revision))
     declarations: dict[str, KnownDeclaration] = {}
     row: Any
@@ -116,5 +120,7 @@ def load_snapshot(session: Session) -> Snapshot:
             line_end=row[10],
             parse_ok=bool(row[11]),
             unknown_constants=tuple(row[12] or ()),
+            proof=row[13],
+            proof_uses=tuple(row[14] or ()),
         )
     return Snapshot(declarations)

@@ -51,6 +51,8 @@ def _revision_row(
         "namespace": decl.namespace,
         "opens": list(decl.opens),
         "sorried": decl.sorried,
+        "proof": decl.proof,
+        "proof_uses": list(decl.proof_uses),
         "links": [list(x) for x in decl.links],
         "source_id": source_id,
         "file": loc.file if loc else entry.doc.file,
@@ -121,6 +123,8 @@ class BatchWriter:
         changed: list[Entry] = []
         decl_updates: list[dict[str, Any]] = []
         location_updates: list[dict[str, Any]] = []
+        proof_updates: list[dict[str, Any]] = []
+        decl_proofs: list[dict[str, Any]] = []
         restored: set[str] = set()
         for entry in self.entries:
             known = snap.declarations.get(entry.decl.name)
@@ -138,6 +142,13 @@ class BatchWriter:
                     decl_updates.append(self._decl_update(known.id, entry, source_id))
                     if known.removed:
                         restored.add(entry.decl.name)
+                proof = (entry.decl.proof, entry.decl.proof_uses)
+                if proof != (known.proof, known.proof_uses):  # the statement is unchanged
+                    proof_updates.append(
+                        {"id": known.revision_id, "proof": proof[0], "proof_uses": list(proof[1])}
+                    )
+                    if proof[0] != known.proof:
+                        decl_proofs.append({"id": known.id, "proof": proof[0]})
                 if moved or (known.file, known.line_start, known.line_end) != (file, *lines):
                     location_updates.append(
                         {
@@ -180,6 +191,8 @@ class BatchWriter:
             self.session.execute(insert(models.DeclarationRevision), revision_rows)
         self._bulk_update(models.Declaration, decl_updates)
         self._bulk_update(models.DeclarationRevision, location_updates)
+        self._bulk_update(models.DeclarationRevision, proof_updates)
+        self._bulk_update(models.Declaration, decl_proofs)
         reparsed = {e.decl.name for e in to_parse}
         self._resolve_again(snap, parser, (set(ids) | restored) - live, reparsed)
         removed = self._mark_removed(snap, clean, batch_names)
@@ -212,6 +225,7 @@ class BatchWriter:
             "id": decl_id,
             "kind": entry.decl.kind,
             "module": entry.decl.module,
+            "proof": entry.decl.proof,
             "source_id": source_id,
             "removed": False,
             "removed_at": None,
@@ -272,6 +286,7 @@ class BatchWriter:
                 "source_id": source_ids.get(e.doc.file),
                 "current_revision": 1,
                 "content_hash": e.hash,
+                "proof": e.decl.proof,
                 "removed": False,
                 "created_at": self.now,
                 "updated_at": self.now,

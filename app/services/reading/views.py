@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy.orm import Session
 
@@ -202,6 +202,8 @@ def theorem_detail(
         unknown_constants=list(rev.unknown_constants),
         checker=checker_out,
         status=results[0].status if results else "unchecked",
+        proof=cast(schemas.ProofStatus, decl.proof),
+        rests_on=list(decl.rests_on or ()),
         stale=stale,
         results=results_out(session, results),
         revisions=revisions,
@@ -218,6 +220,8 @@ def theorem_summary(
         binders=rev.binders,
         statement=rev.statement,
         status=result.status if result is not None else "unchecked",
+        proof=cast(schemas.ProofStatus, decl.proof),
+        rests_on=list(decl.rests_on or ()),
         checker=result.checker if result is not None else None,
         last_checked=result.created_at if result is not None else None,
         removed=decl.removed,

@@ -108,7 +108,11 @@ def create_run(
     """A queued run over the selected theorems (selection errors raise SelectionError).
     Flushed, not committed."""
     selection = select_theorems(
-        session, names=params.names, module=params.module, changed_only=params.changed_only
+        session,
+        names=params.names,
+        module=params.module,
+        changed_only=params.changed_only,
+        proof=params.proof,
     )
     run = models.Run(
         status="queued",

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app import crud, models
+from theorem_index.model import PROOF_STATES
 
 __all__ = [
     "DTYPES",
@@ -42,6 +43,7 @@ class CheckParams:
     dims: Mapping[str, int] | None = None
     draws: int | None = None
     changed_only: bool = False
+    proof: str | None = None  # only theorems whose own proof status is this one
 
     def __post_init__(self) -> None:
         if self.trials < 1:
@@ -50,6 +52,10 @@ class CheckParams:
             raise SelectionError(f"seed must be a non-negative integer, got {self.seed}")
         if self.dtype not in DTYPES:
             raise SelectionError(f"dtype must be one of {', '.join(DTYPES)}, got {self.dtype!r}")
+        if self.proof is not None and self.proof not in PROOF_STATES:
+            raise SelectionError(
+                f"proof must be one of {', '.join(PROOF_STATES)}, got {self.proof!r}"
+            )
         if self.draws is not None and self.draws < 1:
             raise SelectionError(f"draws must be a positive integer, got {self.draws}")
         for key, value in (self.dims or {}).items():
@@ -66,6 +72,7 @@ class CheckParams:
             "dims": None if self.dims is None else dict(self.dims),
             "draws": self.draws,
             "changed_only": self.changed_only,
+            "proof": self.proof,
         }
 
     @classmethod
@@ -80,6 +87,7 @@ class CheckParams:
             dims=None if dims is None else {str(k): int(v) for k, v in dims.items()},
             draws=data.get("draws"),
             changed_only=bool(data.get("changed_only", False)),
+            proof=data.get("proof"),
         )
 
 
@@ -89,8 +97,11 @@ def select_theorems(
     names: Sequence[str] = (),
     module: str | None = None,
     changed_only: bool = False,
+    proof: str | None = None,
 ) -> list[str]:
-    """Names of the theorems to check, sorted; raises SelectionError with the reason."""
+    """Names of the theorems to check, sorted; raises SelectionError with the reason.
+    `proof` keeps those whose own proof status is that one (`unproved`: the statements
+    nobody has proved yet, where a counterexample saves the most work)."""
     d = models.Declaration
     if names:
         rows = {row.name: row for row in session.scalars(select(d).where(d.name.in_(list(names))))}
@@ -119,6 +130,9 @@ def select_theorems(
     if changed_only:
         stale = set(crud.stale_theorems(session, module=module))
         selected = [n for n in selected if n in stale]
+    if proof is not None:
+        chosen = set(session.scalars(select(d.name).where(d.proof == proof)))
+        selected = [n for n in selected if n in chosen]
     return selected
 
 

@@ -85,6 +85,7 @@ def test_openapi_documents_each_status_code(openapi: dict[str, Any]) -> None:
         ("GET", "/runs/{run_id}"): ["200", "404", "422", "503"],
         ("GET", "/runs/{run_id}/results"): ["200", "404", "422", "503"],
         ("GET", "/runs/{run_id}/junit.xml"): ["200", "404", "409", "422", "503"],
+        ("GET", "/runs/{run_id}/sarif"): ["200", "404", "409", "422", "503"],
         ("POST", "/webhooks/github"): ["200", "202", "401", "403", "413", "422", "503"],
         ("POST", "/webhooks/ci"): ["200", "202", "401", "409", "413", "422", "503"],
         ("GET", "/healthz"): ["200", "503"],

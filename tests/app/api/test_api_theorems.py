@@ -38,6 +38,8 @@ def test_read_theorems_lists_every_theorem_unchecked(examples: TestClient) -> No
         "binders": "(x : ℝ)",
         "statement": "Real.sqrt x / 0 = 0",
         "status": "unchecked",
+        "proof": "unknown",  # a text page says nothing of proofs
+        "rests_on": [],
         "checker": None,
         "last_checked": None,
         "removed": False,

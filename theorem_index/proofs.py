@@ -1,0 +1,98 @@
+"""Proof status: whether a declaration's own proof is complete, and what it rests on.
+
+A reader records each declaration's own status (`Declaration.proof`): Lean source from
+the words of its proof (`sorry`, `admit`), doc-gen4 HTML from its "sorried" mark, a text
+page not at all (`unknown`). A project may declare macros that expand to `sorry`
+(`sorry_proof`): `with_markers` applies them to the names a proof mentions.
+
+A proved theorem whose proof uses an unproved declaration, directly or through other
+proofs, *rests on* it (a blueprint's "proved" as against "fully proved"): `resting`
+follows the names each proof mentions, resolved as Lean would in its namespace and
+`open`s against the declarations ingested, so only as far as the ingested sources show.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+
+from theorem_index.lean.known import KnownNames
+from theorem_index.lean.lookup import NameLookup
+from theorem_index.model import PROVED, UNPROVED, Declaration
+
+__all__ = ["ProofRecord", "resting", "with_markers"]
+
+
+def with_markers(decl: Declaration, markers: Collection[str]) -> Declaration:
+    """`decl` unproved where its proof mentions one of `markers` (a project's own
+    stand-ins for `sorry`, by name as written or fully qualified)."""
+    if decl.proof != PROVED or not markers:
+        return decl
+    if any(u in markers or u.rsplit(".", 1)[-1] in markers for u in decl.proof_uses):
+        return dataclasses.replace(decl, proof=UNPROVED)
+    return decl
+
+
+@dataclass(frozen=True)
+class ProofRecord:
+    """What `resting` reads of one stored declaration."""
+
+    name: str
+    proof: str
+    namespace: str = ""
+    opens: Sequence[str] = ()
+    uses: Sequence[str] = ()
+
+
+def resting(records: Iterable[ProofRecord]) -> dict[str, tuple[str, ...]]:
+    """name -> the unproved declarations its proof rests on (sorted), for every
+    declaration that rests on at least one; an unproved declaration rests on those its
+    own proof uses besides itself."""
+    by_name = {r.name: r for r in records}
+    known = KnownNames(by_name, builtins=False)
+    direct: dict[str, tuple[str, ...]] = {}
+    for r in by_name.values():
+        if not r.uses:
+            continue
+        lookup = NameLookup(namespace=r.namespace, opens=r.opens, known=known)
+        found = {lookup.lookup(u) for u in r.uses}
+        direct[r.name] = tuple(sorted(n for n in found if n is not None and n != r.name))
+    memo: dict[str, frozenset[str]] = {}
+
+    def under(name: str) -> frozenset[str]:
+        """The unproved declarations reachable from `name`'s proof (iterative DFS: proofs
+        chain deeper than Python's recursion limit in large projects)."""
+        if name in memo:
+            return memo[name]
+        stack: list[tuple[str, int]] = [(name, 0)]
+        on_path: set[str] = {name}
+        acc: dict[str, set[str]] = {name: set()}
+        while stack:
+            node, i = stack[-1]
+            deps = direct.get(node, ())
+            if i < len(deps):
+                stack[-1] = (node, i + 1)
+                dep = deps[i]
+                if by_name[dep].proof == UNPROVED:
+                    acc[node].add(dep)
+                if dep in memo:
+                    acc[node].update(memo[dep])
+                elif dep not in on_path:  # a cycle adds nothing new
+                    on_path.add(dep)
+                    acc[dep] = set()
+                    stack.append((dep, 0))
+                continue
+            stack.pop()
+            on_path.discard(node)
+            memo[node] = frozenset(acc.pop(node) - {node})
+            if stack:
+                acc[stack[-1][0]].update(memo[node])
+        return memo[name]
+
+    out: dict[str, tuple[str, ...]] = {}
+    for name in direct:
+        reached = under(name)
+        if reached:
+            out[name] = tuple(sorted(reached))
+    return out

@@ -37,6 +37,7 @@ from app.db import redact_url
 from app.generation import Generation
 from app.logs import install_visible_log_records
 from app.runtime import load_settings, prepare_server
+from app.services.ci.github_report import install_reporting
 from app.services.coverage import CheckerDescriber, CoverageReporter, CoverageStore
 from app.services.runs import InProcessRunner, WarmEnvironment
 from app.settings import Settings
@@ -98,6 +99,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.settings = settings
     app.state.api_token = await run_in_threadpool(prepare_server, settings)
     app.state.metrics.watch_database(settings.database_url)
+    install_reporting(settings)  # runs this process finishes report to GitHub
     if settings.broker_url:
         log.info("runs are sent to the Celery workers of %s", redact_url(settings.broker_url))
         yield

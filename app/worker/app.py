@@ -25,6 +25,7 @@ from typing import Any
 from celery import Celery, signals
 
 from app.logs import install_visible_log_records
+from app.services.ci.github_report import install_reporting
 from app.services.runs import presence
 from app.settings import Settings, get_settings
 from app.worker.config import LIGHT_QUEUE, celery_config
@@ -46,6 +47,7 @@ def create_celery(settings: Settings | None = None) -> Celery:
     celery = Celery("proofbridge", set_as_current=False)
     celery.conf.update(celery_config(settings))
     register_tasks(celery)
+    install_reporting(settings)  # runs this worker finishes report to GitHub
     return celery
 
 

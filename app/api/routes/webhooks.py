@@ -1,12 +1,14 @@
-"""Triggers from outside: GitHub's webhook (`push` and `ping` events, signed with
-`PROOFBRIDGE_WEBHOOK_SECRET`) and a generic CI trigger (bearer token).
+"""Triggers from outside: GitHub's webhook (`push`, `pull_request` and `ping` events, signed
+with `PROOFBRIDGE_WEBHOOK_SECRET`) and a generic CI trigger (bearer token).
 
 A GitHub delivery is authenticated first, from the raw body: `X-Hub-Signature-256` must
 be `sha256=` and the hex HMAC-SHA256 of the body under the secret (compared in constant
 time); with no secret set every delivery is refused (403). Each delivery id
 (`X-GitHub-Delivery`) is handled once (`app.services.ci.deliveries`): a delivery sent again
-is ignored. A push queues a run over the theorems that changed since they were last
-checked (`changed_only`). Both triggers queue through `app.services.runs.queueing`, as
+is ignored. A push, and a pull request opened or updated, queue a run over the theorems
+that changed since they were last checked (`changed_only`), at the pushed commit or the pull
+request's head; when it finishes, its reports go to GitHub (`app.services.ci.github_report`).
+Both triggers queue through `app.services.runs.queueing`, as
 `POST /runs` does.
 """
 
@@ -42,6 +44,8 @@ from app.services.ci import (
     DeliveryOutcome,
     handle_delivery,
 )
+from app.services.ci.github_events import BadPayload, read_target
+from app.services.ci.github_report import GitHubContext
 from app.services.runs import CheckParams
 from app.settings import Settings
 
@@ -52,8 +56,7 @@ router = APIRouter(prefix="/webhooks", tags=["webhooks"])
 CI_TRIGGER = "ci"
 SIGNATURE_PREFIX = "sha256="
 SIGNATURE = re.compile(r"sha256=[0-9a-fA-F]{64}")
-HANDLED_EVENTS = ("push", "ping")
-COMMIT_SHA = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
+HANDLED_EVENTS = ("push", "pull_request", "ping")
 
 DISABLED = (
     "webhooks are disabled: set PROOFBRIDGE_WEBHOOK_SECRET to the secret of the GitHub "
@@ -69,7 +72,6 @@ WRONG_SIGNATURE = (
 )
 MISSING_EVENT = "missing X-GitHub-Event header: the event the delivery is for"
 NOT_AN_OBJECT = "the payload must be a JSON object"
-NO_AFTER = "a push payload needs `after`, the commit SHA (40 or 64 hex digits) pushed"
 
 _TEXT_HEADER = r"^[!-~]+$"
 _GITHUB_BODY: dict[str, Any] = {
@@ -124,13 +126,6 @@ def _payload(body: bytes) -> Any:
         reason = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
         problem = {"type": "json_invalid", "loc": ("body", pos), "msg": "JSON decode error"}
         raise RequestValidationError([problem | {"ctx": {"error": reason}}], body=text) from None
-
-
-def _push_commit(payload: Any) -> str:
-    after = payload.get("after")
-    if not isinstance(after, str) or not COMMIT_SHA.match(after.lower()):
-        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=NO_AFTER)
-    return after.lower()
 
 
 def _read_delivery(settings: Settings, body: bytes, signature_header: str | None) -> Any:
@@ -216,19 +211,27 @@ async def create_github_delivery(
     event, delivery = x_github_event, x_github_delivery
     commit: str | None = None
     ignored: str | None = None
-    if event == "push":
+    github: GitHubContext | None = None
+    if event in ("push", "pull_request"):
         if not isinstance(payload, dict):
             raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=NOT_AN_OBJECT)
-        commit = _push_commit(payload)
-        if commit.strip("0") == "" or payload.get("deleted") is True:
-            ignored = "the push deleted its branch: nothing to check"
-            commit = None
+        try:
+            target = read_target(event, payload)
+        except BadPayload as exc:
+            raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=str(exc)) from None
+        commit, github, ignored = target.commit, target.github, target.ignored
     elif event != "ping":
         ignored = f"event {event!r} is not handled (only {', '.join(HANDLED_EVENTS)})"
 
     def handle() -> DeliveryOutcome:
         outcome = handle_delivery(
-            session, settings=settings, event=event, delivery=delivery, commit=commit
+            session,
+            settings=settings,
+            event=event,
+            delivery=delivery,
+            commit=commit,
+            github=github,
+            site=settings.public_url or str(request.base_url),
         )
         if outcome.created and outcome.run is not None:
             announce_run(request, session, outcome.run)

@@ -1,11 +1,14 @@
 """GitHub deliveries, each handled once: recorded (`webhook_deliveries`) in the transaction
 that queues its run, so that a delivery sent again finds its row and changes nothing. A push
 queues a run over the theorems that changed since they were last checked (`changed_only`),
-at the pushed commit, with the idempotency key `github:<delivery>` as a second guard.
+at the pushed commit, with the idempotency key `github:<delivery>` as a second guard; so
+does a pull request opened or updated, at its head commit. The run keeps where its reports
+go (`github_report.GitHubContext`, with the run's page under `site`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from sqlalchemy import literal, or_, select
@@ -13,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from app import models
 from app.db import run_in_transaction
+from app.services.ci.github_report import GitHubContext
 from app.services.runs import (
     CheckParams,
     IdempotencyConflict,
@@ -64,10 +68,13 @@ def handle_delivery(
     event: str,
     delivery: str | None,
     commit: str | None,
+    github: GitHubContext | None = None,
+    site: str = "",
 ) -> DeliveryOutcome:
-    """Record the delivery and, for a push (`commit` set), queue its run, in one
-    transaction (committed). A delivery id already recorded changes nothing. The caller
-    hands a created run to the workers."""
+    """Record the delivery and, for a push or pull request (`commit` set), queue its run,
+    in one transaction (committed). A delivery id already recorded changes nothing. The
+    caller hands a created run to the workers. `github`: where the run's reports go, its
+    page under `site` (the dashboard's address)."""
 
     def work() -> DeliveryOutcome:
         lock_runs(session)
@@ -78,8 +85,13 @@ def handle_delivery(
                 run = session.get(models.Run, earlier.run_id) if earlier.run_id else None
                 return DeliveryOutcome(run=run, earlier=earlier)
         out = DeliveryOutcome()
-        if event == "push" and commit is not None:
+        if event in ("push", "pull_request") and commit is not None:
             out = _queue_push(session, settings, delivery, commit)
+            if out.created and out.run is not None and github is not None:
+                url = f"{site.rstrip('/')}/runs/{out.run.id}" if site else ""
+                context = dataclasses.replace(github, run_url=url)
+                out.run.params = dict(out.run.params or {}) | {"github": context.to_json()}
+                session.flush()
         if delivery is not None:
             run_id = out.run.id if out.run is not None else None
             session.add(d(delivery=delivery, event=event, commit=commit, run_id=run_id))

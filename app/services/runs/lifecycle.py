@@ -39,6 +39,11 @@ __all__ = [
 
 log = logging.getLogger("proofbridge.worker")
 
+# What else happens once a run has its final status, by name: the reports to GitHub
+# (`app.services.ci.github_report`), installed by the server and the workers as they start.
+# A listener that raises is logged; the run stays finished.
+FINISH_LISTENERS: dict[str, Callable[[Session, int], object]] = {}
+
 ACTIVE_RUN_STATUSES = ("queued", "running")
 MAX_CHUNKS = 256
 ANALYZE_RESULTS_FROM = 1000
@@ -155,6 +160,13 @@ def finish_run(session: Session, run_id: int) -> str | None:
         # a large run's results: refresh the planner's statistics (see ingest.refresh_...)
         session.execute(text("ANALYZE results"))
         session.commit()
+    if finished:
+        for name, listener in list(FINISH_LISTENERS.items()):
+            try:
+                listener(session, run_id)
+            except Exception:
+                session.rollback()
+                log.exception("run %s: %s failed after the run finished", run_id, name)
     return status if finished else None
 
 

@@ -145,7 +145,7 @@ def test_ignore_unhandled_event(hooks: TestClient, database_url: str) -> None:
     response = deliver(hooks, {"action": "opened"}, event="issues")
     assert response.status_code == 202
     body = response.json()
-    assert body["ignored"] == "event 'issues' is not handled (only push, ping)"
+    assert body["ignored"] == "event 'issues' is not handled (only push, pull_request, ping)"
     assert body["run"] is None
     assert runs_by(database_url, "github") == 0
 

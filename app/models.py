@@ -157,6 +157,8 @@ class Declaration(Base):
     # the unproved declarations its proof rests on, through other proofs (kept by ingestion:
     # `app.services.ingestion.proof_graph`)
     rests_on: Mapped[list[Any]] = mapped_column(default=list, server_default="[]")
+    # the declarations its proof mentions, resolved (kept by ingestion, as `rests_on`)
+    proof_deps: Mapped[list[Any]] = mapped_column(default=list, server_default="[]")
 
 
 class DeclarationRevision(Base):

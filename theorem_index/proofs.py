@@ -21,7 +21,7 @@ from theorem_index.lean.known import KnownNames
 from theorem_index.lean.lookup import NameLookup
 from theorem_index.model import PROVED, UNPROVED, Declaration
 
-__all__ = ["ProofRecord", "resting", "with_markers"]
+__all__ = ["ProofRecord", "direct_uses", "resting", "with_markers"]
 
 
 def with_markers(decl: Declaration, markers: Collection[str]) -> Declaration:
@@ -45,10 +45,10 @@ class ProofRecord:
     uses: Sequence[str] = ()
 
 
-def resting(records: Iterable[ProofRecord]) -> dict[str, tuple[str, ...]]:
-    """name -> the unproved declarations its proof rests on (sorted), for every
-    declaration that rests on at least one; an unproved declaration rests on those its
-    own proof uses besides itself."""
+def direct_uses(records: Iterable[ProofRecord]) -> dict[str, tuple[str, ...]]:
+    """name -> the declarations among `records` its proof mentions (sorted, never itself),
+    each name resolved as Lean would in the proof's namespace and `open`s; only for
+    declarations whose proof mentions one."""
     by_name = {r.name: r for r in records}
     known = KnownNames(by_name, builtins=False)
     direct: dict[str, tuple[str, ...]] = {}
@@ -57,7 +57,21 @@ def resting(records: Iterable[ProofRecord]) -> dict[str, tuple[str, ...]]:
             continue
         lookup = NameLookup(namespace=r.namespace, opens=r.opens, known=known)
         found = {lookup.lookup(u) for u in r.uses}
-        direct[r.name] = tuple(sorted(n for n in found if n is not None and n != r.name))
+        names = tuple(sorted(n for n in found if n is not None and n != r.name))
+        if names:
+            direct[r.name] = names
+    return direct
+
+
+def resting(
+    records: Iterable[ProofRecord], direct: dict[str, tuple[str, ...]] | None = None
+) -> dict[str, tuple[str, ...]]:
+    """name -> the unproved declarations its proof rests on (sorted), for every
+    declaration that rests on at least one; an unproved declaration rests on those its
+    own proof uses besides itself. `direct`: `direct_uses(records)`, when known."""
+    by_name = {r.name: r for r in records}
+    if direct is None:
+        direct = direct_uses(by_name.values())
     memo: dict[str, frozenset[str]] = {}
 
     def under(name: str) -> frozenset[str]:

@@ -139,13 +139,20 @@ def _node_svg(node: GraphNode, x: float, y: float) -> str:
     return f"{body}{shape}</g>"
 
 
-def draw_graph(nodes: Sequence[GraphNode], edges: Sequence[GraphEdge]) -> Markup:
-    """The laid-out graph as an `<svg class="graph">`; nodes and edges named in titles."""
+def draw_graph(
+    nodes: Sequence[GraphNode],
+    edges: Sequence[GraphEdge],
+    layers: Sequence[Sequence[str]] | None = None,
+) -> Markup:
+    """The laid-out graph as an `<svg class="graph">`; nodes and edges named in titles.
+    `layers`: the nodes' columns, left to right, when the caller decides them (else
+    `layers_of`); each is ordered to remove crossings."""
     if not nodes:
         return Markup('<p class="muted">No theorems to draw.</p>')
     by_name = {n.name: n for n in nodes}
     edges = [e for e in edges if e.source in by_name and e.target in by_name]
-    layers = order_layers(layers_of(nodes, edges), edges)
+    given = [list(names) for names in layers] if layers is not None else None
+    layers = order_layers(given if given else layers_of(nodes, edges), edges)
     rows = max(len(names) for names in layers)
     width = 2 * MARGIN + len(layers) * COLUMN_W + (len(layers) - 1) * GAP_W
     height = 2 * MARGIN + rows * ROW_H

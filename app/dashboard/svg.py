@@ -34,6 +34,8 @@ STATUS_COLOURS = {
     "error": "#ef6c00",
     "unsupported": "#757575",
     "unchecked": "#cfd8dc",
+    # a passing theorem whose proof's theorems all pass too (app.dashboard.theorem_graph)
+    "holds": "#004d40",
 }
 STATUS_LABELS = {"unchecked": "never run"}
 

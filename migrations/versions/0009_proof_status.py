@@ -41,6 +41,9 @@ def upgrade() -> None:
     op.add_column(
         "declarations", sa.Column("rests_on", JSON, server_default="[]", nullable=False)
     )
+    op.add_column(
+        "declarations", sa.Column("proof_deps", JSON, server_default="[]", nullable=False)
+    )
     op.create_index("ix_declarations_proof", "declarations", ["proof"])
     # only where there is something to update: on PostgreSQL every statement that writes
     # to a table bumps the data generation (0006), even one that changes no row
@@ -59,6 +62,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_index("ix_declarations_proof", "declarations")
+    op.drop_column("declarations", "proof_deps")
     op.drop_column("declarations", "rests_on")
     op.drop_column("declarations", "proof")
     op.drop_column("declaration_revisions", "proof_uses")

@@ -30,6 +30,7 @@ from app.cli_output import (
 )
 from app.cli_progress import progress_on_stderr
 from app.cli_theorem import add_theorem_parsers, cmd_repro, cmd_show
+from app.cli_watch import add_watch_parser, cmd_watch
 from app.db import redact_url
 from app.migrate import SchemaNotReady, upgrade_database
 from app.runtime import load_settings, open_database, open_session
@@ -159,6 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hostname", help="the worker's node name (default: celery@HOST)")
 
     add_coverage_parser(sub)
+    add_watch_parser(sub)
     p = sub.add_parser("db", help="database maintenance")
     db_sub = p.add_subparsers(dest="db_command", required=True, metavar="ACTION")
     db_sub.add_parser("upgrade", help="apply the migrations")
@@ -297,6 +299,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Settings], int]] = {
     "serve": cmd_serve,
     "worker": cmd_worker,
     "coverage": cmd_coverage,
+    "watch": cmd_watch,
     "db": cmd_db,
 }
 

@@ -4,12 +4,20 @@ Each turns one file into a `Document` of declarations, module docs and
 precise errors; `read_paths` reads many files and folders into a `Batch`.
 """
 
-from theorem_index.readers.batch import MAX_FILE_BYTES, Batch, read_bytes, read_paths
+from theorem_index.readers.batch import (
+    FOLDER_EXTENSIONS,
+    MAX_FILE_BYTES,
+    Batch,
+    read_bytes,
+    read_files_under,
+    read_paths,
+)
 from theorem_index.readers.sniff import detect_format
 from theorem_index.readers.storable import MAX_NAME_LENGTH
 from theorem_index.readers.tarball import UnsafeArchive, iter_tar_gz
 
 __all__ = [
+    "FOLDER_EXTENSIONS",
     "MAX_FILE_BYTES",
     "MAX_NAME_LENGTH",
     "Batch",
@@ -17,5 +25,6 @@ __all__ = [
     "detect_format",
     "iter_tar_gz",
     "read_bytes",
+    "read_files_under",
     "read_paths",
 ]

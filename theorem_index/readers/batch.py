@@ -153,6 +153,29 @@ def read_paths(
     return batch
 
 
+def read_files_under(
+    root: str | os.PathLike[str],
+    files: Sequence[str | os.PathLike[str]],
+    *,
+    max_file_bytes: int = MAX_FILE_BYTES,
+) -> Batch:
+    """Read some of the files of the folder `root` as `read_paths([root])` reads them (the
+    same module names), and only those: what a watcher re-reads when they change."""
+    top = Path(root)
+    batch = Batch()
+    packages: dict[Path, bool] = {}
+    for given in files:
+        file = Path(given)
+        if top.is_file() or file == top:
+            rel = file.name
+        else:
+            base = _package_root(file, top, packages) if file.suffix == ".lean" else top
+            rel = file.relative_to(base).as_posix()
+        batch.documents.append(_read_file(file, rel, max_file_bytes))
+        batch.files += 1
+    return batch
+
+
 def drop_duplicates(batch: Batch) -> None:
     """Keep the first declaration of each name; report every later one."""
     first: dict[str, tuple[str, int | None]] = {}

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from app.services.ingestion.batch import IngestReport, describe_document_kinds
-    from app.services.ingestion.ingest import ingest_batch, ingest_paths
+    from app.services.ingestion.ingest import ingest_batch, ingest_paths, remove_sources
     from app.services.ingestion.parsing import Parser
     from app.services.ingestion.uploads import (
         DEFAULT_ARCHIVE_NAME,
@@ -31,7 +31,7 @@ else:
         __name__,
         {
             "batch": ["IngestReport", "describe_document_kinds"],
-            "ingest": ["ingest_batch", "ingest_paths"],
+            "ingest": ["ingest_batch", "ingest_paths", "remove_sources"],
             "parsing": ["Parser"],
             "uploads": ["DEFAULT_ARCHIVE_NAME", "Upload", "read_archive", "read_uploads"],
         },
@@ -45,6 +45,7 @@ __all__ = [
     "describe_document_kinds",
     "ingest_batch",
     "ingest_paths",
+    "remove_sources",
     "read_archive",
     "read_uploads",
 ]

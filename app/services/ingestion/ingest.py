@@ -27,10 +27,11 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 
-from sqlalchemy import text
+from sqlalchemy import select, text, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
+from app import models
 from app.db import lock_for_writing
 from app.services.ingestion.batch import (
     DEFINITION_KINDS,
@@ -56,6 +57,7 @@ __all__ = [
     "describe_document_kinds",
     "ingest_batch",
     "ingest_paths",
+    "remove_sources",
     "revision_hash",
 ]
 
@@ -110,7 +112,8 @@ def ingest_batch(
             with gc_paused():
                 writer = BatchWriter(session, batch, collected, commit, parser_factory)
                 report = writer.run()
-                update_resting(session)
+                if writer.proofs_changed:
+                    update_resting(session)
             session.commit()
             refresh_statistics(session, written=report.new + report.changed)
             return report
@@ -122,6 +125,26 @@ def ingest_batch(
             session.rollback()
             raise
     raise AssertionError("unreachable")
+
+
+def remove_sources(session: Session, *, paths: Sequence[str]) -> int:
+    """Mark the live declarations read from the files `paths` (deleted) removed, in one
+    transaction of its own (committed); how many were."""
+    d, src = models.Declaration, models.Source
+    if session.in_transaction():
+        session.commit()
+    lock_for_writing(session, LOCK_NAME)
+    ids = select(src.id).where(src.path.in_(list(paths)))
+    now = models.utcnow()
+    removed = session.execute(
+        update(d)
+        .where(d.source_id.in_(ids), d.removed.is_(False))
+        .values(removed=True, removed_at=now, updated_at=now)
+    ).rowcount  # type: ignore[attr-defined]
+    if removed:
+        update_resting(session)
+    session.commit()
+    return int(removed or 0)
 
 
 def ingest_paths(

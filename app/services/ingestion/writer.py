@@ -112,6 +112,9 @@ class BatchWriter:
         self.commit = commit
         self.parser_factory = parser_factory
         self.now = models.utcnow()
+        # whether what proofs use or rest on may have changed (`proof_graph`): a
+        # declaration added, removed or restored, or a proof's status or names changed
+        self.proofs_changed = False
 
     def run(self) -> IngestReport:
         snap = load_snapshot(self.session)
@@ -193,9 +196,15 @@ class BatchWriter:
         self._bulk_update(models.DeclarationRevision, location_updates)
         self._bulk_update(models.DeclarationRevision, proof_updates)
         self._bulk_update(models.Declaration, decl_proofs)
+        self.proofs_changed = bool(new or restored or proof_updates) or any(
+            (e.decl.proof, e.decl.proof_uses)
+            != (snap.declarations[e.decl.name].proof, snap.declarations[e.decl.name].proof_uses)
+            for e in changed
+        )
         reparsed = {e.decl.name for e in to_parse}
         self._resolve_again(snap, parser, (set(ids) | restored) - live, reparsed)
         removed = self._mark_removed(snap, clean, batch_names)
+        self.proofs_changed = self.proofs_changed or removed > 0
         module_docs, doc_warnings = write_module_docs(
             self.session,
             documents=self.batch.documents,

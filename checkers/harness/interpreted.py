@@ -24,6 +24,7 @@ from checkers import interpret
 from checkers.core import InputSpec
 from checkers.harness.trials import TRACE_LOCK, input_dtype, same_sides, trial_function
 from checkers.lazyjax import jax, jcore, jnp
+from checkers.runtime import program_store
 from checkers.runtime.jaxsetup import device_kind
 
 # On the CPU, float64 programs whose batch of inputs holds at most this many
@@ -68,6 +69,51 @@ _DRY_RUNS: OrderedDict[tuple[int, tuple[tuple[str, int], ...]], tuple[Any, Any, 
 _DRY_RUNS_BUDGET = 64 * 2**20
 _EQUATION_BYTES = 2048  # a jaxpr equation's Python objects (its params, vars and avals)
 _DRY_RUNS_LOCK = threading.Lock()
+
+
+# The programs NumPy ran, by what they were built from (the checker's content identity,
+# `program_store.checker_identity`, its dims and its inputs): a warm process checking a
+# theorem again (another seed, another run) runs its kept program instead of tracing the
+# statement again. Within the same budget as the dry runs, the least recently used
+# forgotten first; a checker without an identity (a test double) is never kept.
+_KEPT: OrderedDict[tuple[Any, ...], tuple[Any, int]] = OrderedDict()
+_KEPT_BUDGET = 64 * 2**20
+
+
+def _kept_key(checker: Any, dims: Mapping[str, int], specs: Mapping[str, InputSpec]) -> Any:
+    identity = program_store.checker_identity(checker)
+    if identity is None:
+        return None
+    return (
+        identity,
+        tuple(sorted(dims.items())),
+        tuple(sorted((n, repr(s)) for n, s in specs.items())),
+    )
+
+
+def _kept_program(key: Any) -> Any | None:
+    with _DRY_RUNS_LOCK:
+        kept = _KEPT.get(key)
+        if kept is not None:
+            _KEPT.move_to_end(key)
+        return kept[0] if kept is not None else None
+
+
+def _keep_program(key: Any, fn: Any, size: int) -> None:
+    if size > _KEPT_BUDGET:
+        return
+    with _DRY_RUNS_LOCK:
+        _KEPT[key] = (fn, size)
+        held = sum(kept[1] for kept in _KEPT.values())
+        while held > _KEPT_BUDGET:
+            held -= _KEPT.popitem(last=False)[1][1]
+
+
+def has_kept_program(checker: Any, dims: Mapping[str, int], specs: Mapping[str, InputSpec]) -> bool:
+    """Whether a program of this checker at these dims was kept: a derivation's dry run
+    need not trace the statement to know that it evaluates."""
+    key = _kept_key(checker, dims, specs)
+    return key is not None and _kept_program(key) is not None
 
 
 def trace_trial(checker: Any, dims: dict[str, int], specs: Mapping[str, InputSpec]) -> Any:
@@ -133,6 +179,10 @@ def interpreted_fn(
     ):
         return None
     start = time.perf_counter()
+    key = _kept_key(checker, dims, specs)
+    kept = _kept_program(key) if key is not None else None
+    if kept is not None:
+        return kept, time.perf_counter() - start
     closed = _kept_dry_run(checker, dims)
     if closed is None:
         closed = trace_trial(checker, dims, specs)
@@ -144,6 +194,8 @@ def interpreted_fn(
     fn = interpret.Interpreted(closed, sorted(specs))
     if fn.steps.trial_bytes > INTERPRET_MAX_TRIAL_BYTES:
         return None
+    if key is not None:
+        _keep_program(key, fn, trace_bytes(closed))
     return fn, time.perf_counter() - start
 
 

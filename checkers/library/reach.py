@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, Protocol
 
-from checkers.language.notation import constants_in
+from checkers.language.notation import FieldName, constants_in
 from theorem_index.model import Declaration
 
 
@@ -51,12 +51,17 @@ class Reach:
         return tuple(sorted(seen))
 
     def _resolve(self, name: str) -> str | None:
-        """The first candidate for `name` that has semantics."""
+        """The first candidate for `name` that has semantics; for `X.f` written as a field
+        of the constant X (`(Proofs.w).getD`) with no constant `X.f`, X itself: the
+        evaluation reads the field of X's value, so X's definition is used."""
         if name not in self._resolved:
             self._resolved[name] = next(
                 (x for x in self.sem.candidates(name) if self.sem.source(x) is not None), None
             )
-        return self._resolved[name]
+        found = self._resolved[name]
+        if found is None and isinstance(name, FieldName):
+            return self._resolve(name.base)
+        return found
 
     def _uses(self, full: str) -> list[str]:
         """What an unfolded equation uses, resolved; nothing for a library name."""

@@ -35,7 +35,12 @@ import numpy as np
 
 from checkers.core import Unsupported
 from checkers.evaluator.inductives import draw_leaves
-from checkers.harness.interpreted import interpreting, keep_dry_run, trace_trial
+from checkers.harness.interpreted import (
+    has_kept_program,
+    interpreting,
+    keep_dry_run,
+    trace_trial,
+)
 from checkers.inputs.dims import DimsError, draw_dims
 from checkers.language.errors import EvalError, NotSupported
 from checkers.language.instances import instantiate
@@ -72,6 +77,8 @@ def dry_run(checker: DerivedChecker) -> None:
     dims = _first_draw(checker) if interpreting() and device_kind() == "cpu" else None
     if dims is not None:
         specs = checker.input_specs(dims)
+        if has_kept_program(checker, dims, specs):
+            return  # checked in this process before: its program evaluates, and is kept
         try:
             closed = trace_trial(checker, dict(dims), specs)
         except (NotSupported, EvalError):

@@ -425,3 +425,16 @@ ROW = LONG_Z2.split(" : ")[0][1:]  # |row| sums to 43
 def test_check_a_long_combination_of_rows(total: str, status: str) -> None:
     statement = f"absSumZ (combZ 10 [2, Int.negSucc 2] [{ROW}, {ROW}]) = {total}"  # -row
     assert _status("", statement, COMBZ, SCALEADD, ABSSUM) == status
+
+
+def test_a_definition_read_through_a_field_is_a_dependency() -> None:
+    # `(Proofs.w).getD j 0` reads Proofs.w's value: editing w must change the checker's
+    # version (what results, staleness and stored programs are filed under)
+    statement = "∑ j : Fin 4, wr j * ((j : ℕ) : ℝ) = 5 / 256"
+    env = environment(W, WR, theorem("Proofs.t", "", statement))
+    derived = derive("Proofs.t", env)
+    assert isinstance(derived, DerivedChecker)
+    assert derived.dependencies == ("Proofs.w", "Proofs.wr")
+    bad = definition("Proofs.w", "", "List ℤ", "Proofs.w = [0, 1, 0, 2]")
+    other = derive("Proofs.t", environment(bad, WR, theorem("Proofs.t", "", statement)))
+    assert isinstance(other, DerivedChecker) and other.version != derived.version

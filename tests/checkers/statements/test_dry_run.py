@@ -16,8 +16,9 @@ from checkers.statements.derive import derive
 @pytest.fixture(autouse=True)
 def _no_kept_dry_runs() -> None:
     """Start without the dry runs that other tests' derivations kept (they stay within
-    their budget until their theorem is checked)."""
+    their budget until their theorem is checked), nor the programs other checks kept."""
     interpreted._DRY_RUNS.clear()
+    interpreted._KEPT.clear()
 
 
 def _counting(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, int]]:
@@ -166,3 +167,19 @@ def test_a_refusal_of_the_statement_is_found_by_one_trace(monkeypatch: pytest.Mo
     assert isinstance(got, Unsupported)
     assert got.reason.startswith("the definitions unfold more than 150 levels deep")
     assert len(traced) == 1 and not built  # not traced again by the abstract dry run
+
+
+def test_a_warm_check_again_runs_the_program_it_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    # another seed, in an environment built again (as a warm worker's is after any
+    # ingestion): the unchanged statement is not traced again in the same process
+    traced = _counting(monkeypatch)
+    first = check("Proofs.t0", _commuting(1), trials=8, seed=0)
+    count = len(traced)
+    assert first.status == "pass" and count >= 1
+    again = check("Proofs.t0", _commuting(1), trials=8, seed=5)
+    assert again.status == "pass"
+    assert len(traced) == count
+    # a changed statement is another program
+    other = environment(theorem("Proofs.t0", "(x : ℝ)", "x + 0 = 1 + x"))
+    assert check("Proofs.t0", other, trials=8, seed=5).status == "fail"
+    assert len(traced) > count

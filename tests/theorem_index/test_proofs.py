@@ -174,3 +174,41 @@ def test_upstream_tree_is_read_as_proved(upstream_tree: Path) -> None:
     decls = [d for doc in read_paths([upstream_tree]).documents for d in doc.declarations]
     assert len(decls) > 10_000
     assert [d.name for d in decls if d.proof != PROVED] == []
+
+
+def _docgen_db(path: Path, rows: list[tuple[str, int]]) -> Path:
+    """A database with doc-gen4's `name_info` table (the columns its schema declares)."""
+    import sqlite3
+
+    conn = sqlite3.connect(path)
+    conn.execute(
+        "CREATE TABLE name_info (module_name TEXT NOT NULL, position INTEGER NOT NULL, "
+        "kind TEXT, name TEXT NOT NULL, type BLOB NOT NULL, sorried INTEGER NOT NULL, "
+        "render INTEGER NOT NULL, PRIMARY KEY (module_name, position))"
+    )
+    conn.executemany(
+        "INSERT INTO name_info VALUES ('A', ?, 'theorem', ?, x'00', ?, 1)",
+        [(i, name, sorried) for i, (name, sorried) in enumerate(rows)],
+    )
+    conn.commit()
+    conn.close()
+    return path
+
+
+def test_docgen_database_gives_proof_marks(tmp_path: Path) -> None:
+    docs = tmp_path / "doc"
+    docs.mkdir()
+    _docgen_db(docs / "api-docs.db", [("A.s", 1), ("A.t", 0)])
+    (docs / "other.db").write_bytes(b"not read: only api-docs.db is, inside a folder")
+    batch = read_paths([docs])
+    assert batch.proof_marks == {"A.s": True, "A.t": False}
+    assert batch.errors == [] and batch.files == 1
+    # named itself, a database of another kind is an error, with the file named
+    wrong = tmp_path / "x.db"
+    wrong.write_bytes(b"SQLite format 3\x00" + b"\x00" * 200)
+    (error,) = read_paths([wrong]).errors
+    assert error.file == str(wrong)
+    other = tmp_path / "notes.db"
+    other.write_text("plain text", encoding="utf-8")
+    (error,) = read_paths([other]).errors
+    assert "not a SQLite database" in error.message

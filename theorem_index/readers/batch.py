@@ -6,8 +6,9 @@ keeps the first occurrence of every declaration name: a later one is
 dropped with an error naming where the first came from.
 
 Inside a folder, only files that can be documents are read (`.lean`,
-`.html`, `.htm`, `.xhtml`, `.bmp`, `.txt`), and hidden entries (`.git`,
-`.lake`) are skipped; a file named explicitly is always read. A Lean file's
+`.html`, `.htm`, `.xhtml`, `.bmp`, `.txt`, and doc-gen4's `api-docs.db`, which gives
+proof status only), and hidden entries (`.git`, `.lake`) are skipped; a file named
+explicitly is always read. A Lean file's
 module is its path below the nearest Lake package (a folder holding
 `lakefile.lean`, `lakefile.toml` or `lean-toolchain`) inside the folder
 given, else below the folder given.
@@ -22,6 +23,7 @@ from pathlib import Path, PurePosixPath
 
 from theorem_index.model import Document, IngestError
 from theorem_index.readers import errors, sniff, storable
+from theorem_index.readers.docgen_db import DATABASE_NAME, read_proof_marks
 from theorem_index.readers.docgen_html import read_html_page
 from theorem_index.readers.docgen_json import read_json_data
 from theorem_index.readers.lean_source import read_lean_source
@@ -45,6 +47,9 @@ class Batch:
     documents: list[Document] = field(default_factory=list)
     errors: list[IngestError] = field(default_factory=list)
     files: int = 0
+    # doc-gen4's database: name -> whether it uses `sorry` (docgen_db), for ingestion to
+    # apply to the declarations it has
+    proof_marks: dict[str, bool] = field(default_factory=dict)
 
     def all_errors(self) -> list[IngestError]:
         """Batch-level errors followed by every document's own."""
@@ -89,14 +94,23 @@ def _failed(name: str, form: str | None, message: str) -> Document:
     return Document(name, form or "unknown", "", errors=[IngestError(name, None, None, message)])
 
 
-def _walk(root: Path) -> Iterator[Path]:
+def _walk(root: Path, databases: bool = False) -> Iterator[Path]:
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for filename in sorted(filenames):
             if filename.startswith("."):
                 continue
-            if os.path.splitext(filename)[1].lower() in FOLDER_EXTENSIONS:
+            if os.path.splitext(filename)[1].lower() in FOLDER_EXTENSIONS or (
+                databases and filename == DATABASE_NAME
+            ):
                 yield Path(dirpath) / filename
+
+
+def _read_marks(batch: Batch, path: Path) -> None:
+    marks, problems = read_proof_marks(path)
+    batch.proof_marks.update(marks)
+    batch.errors.extend(problems)
+    batch.files += 1
 
 
 def _package_root(file: Path, root: Path, packages: dict[Path, bool]) -> Path:
@@ -136,11 +150,16 @@ def read_paths(
         path = Path(given)
         if path.is_dir():
             packages: dict[Path, bool] = {}
-            for file in _walk(path):
+            for file in _walk(path, databases=True):
+                if file.name == DATABASE_NAME:
+                    _read_marks(batch, file)
+                    continue
                 base = _package_root(file, path, packages) if file.suffix == ".lean" else path
                 rel = file.relative_to(base).as_posix()
                 batch.documents.append(_read_file(file, rel, max_file_bytes))
                 batch.files += 1
+        elif path.is_file() and path.suffix == ".db":
+            _read_marks(batch, path)
         elif path.is_file():
             batch.documents.append(_read_file(path, path.name, max_file_bytes))
             batch.files += 1

@@ -43,7 +43,7 @@ from app.services.ingestion.batch import (
     revision_hash,
 )
 from app.services.ingestion.parsing import Parser, gc_paused
-from app.services.ingestion.proof_graph import update_resting
+from app.services.ingestion.proof_graph import apply_proof_marks, update_resting
 from app.services.ingestion.prose import with_prose_declarations
 from app.services.ingestion.writer import BatchWriter
 from app.settings import get_settings
@@ -100,6 +100,7 @@ def ingest_batch(
     registered checker claims (`prose_claims`, by default the registered checkers') are
     recorded as declarations of kind `prose` (`app.services.ingestion.prose`). A proof
     that uses one of `sorry_macros` (by default the setting's) is unproved."""
+    marks = getattr(batch, "proof_marks", None)  # doc-gen4's database: proof status only
     batch = with_prose_declarations(batch, prose_claims)
     if sorry_macros is None:
         sorry_macros = get_settings().sorry_macros
@@ -112,7 +113,8 @@ def ingest_batch(
             with gc_paused():
                 writer = BatchWriter(session, batch, collected, commit, parser_factory)
                 report = writer.run()
-                if writer.proofs_changed:
+                marked = apply_proof_marks(session, marks) if marks else 0
+                if writer.proofs_changed or marked:
                     update_resting(session)
             session.commit()
             refresh_statistics(session, written=report.new + report.changed)
@@ -174,4 +176,5 @@ def ingest_paths(
         batch.documents.extend(part.documents)
         batch.errors.extend(part.errors)
         batch.files += part.files
+        batch.proof_marks.update(part.proof_marks)
     return ingest_batch(session, batch=batch, commit=commit)

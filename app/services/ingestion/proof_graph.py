@@ -11,16 +11,17 @@ changed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import and_, select, update
 from sqlalchemy.orm import Session
 
 from app import models
-from theorem_index.model import UNKNOWN
+from theorem_index.model import PROVED, UNKNOWN, UNPROVED
 from theorem_index.proofs import ProofRecord, direct_uses, resting
 
-__all__ = ["update_resting"]
+__all__ = ["apply_proof_marks", "update_resting"]
 
 
 def update_resting(session: Session) -> int:
@@ -51,3 +52,27 @@ def update_resting(session: Session) -> int:
     if rows:
         session.execute(update(d), rows)
     return len(rows)
+
+
+def apply_proof_marks(session: Session, marks: Mapping[str, bool]) -> int:
+    """Set the proof status of the live declarations doc-gen4's database names (name ->
+    uses `sorry`) on their current revisions; the number changed."""
+    d, r = models.Declaration, models.DeclarationRevision
+    names = sorted(marks)
+    decl_rows: list[dict[str, Any]] = []
+    rev_rows: list[dict[str, Any]] = []
+    for start in range(0, len(names), 500):
+        stmt = (
+            select(d.id, d.name, d.proof, r.id)
+            .join(r, and_(r.declaration_id == d.id, r.revision == d.current_revision))
+            .where(d.name.in_(names[start : start + 500]), d.removed.is_(False))
+        )
+        for decl_id, name, proof, rev_id in session.execute(stmt):
+            want = UNPROVED if marks[name] else PROVED
+            if proof != want:
+                decl_rows.append({"id": decl_id, "proof": want})
+                rev_rows.append({"id": rev_id, "proof": want, "sorried": want == UNPROVED})
+    if decl_rows:
+        session.execute(update(d), decl_rows)
+        session.execute(update(r), rev_rows)
+    return len(decl_rows)

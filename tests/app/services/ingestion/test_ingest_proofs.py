@@ -104,3 +104,27 @@ def test_a_declaration_without_a_proof_status_is_unknown(session: Session) -> No
     ingest_batch(session, batch=batch(doc))
     assert declaration(session, "Proofs.t1").proof == UNKNOWN
     assert count(session, models.Declaration) == 2
+
+
+def test_docgen_database_marks_the_declarations_of_its_build(
+    session: Session, tmp_path: Path
+) -> None:
+    import sqlite3
+
+    path = _write(tmp_path, PROOF_SOURCE)
+    ingest_paths(session, paths=[str(path)])
+    db = tmp_path / "api-docs.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE name_info (name TEXT NOT NULL, sorried INTEGER NOT NULL)")
+    conn.executemany(
+        "INSERT INTO name_info VALUES (?, ?)", [("P.apart", 1), ("P.lemma1", 0), ("Q.x", 1)]
+    )
+    conn.commit()
+    conn.close()
+    report = ingest_paths(session, paths=[str(db)])
+    assert report.errors == ()
+    states = _states(session)
+    assert states["P.apart"] == (UNPROVED, [])
+    assert states["P.lemma1"] == (PROVED, [])
+    assert states["P.top"] == (PROVED, [])  # lemma1 is proved now: nothing rests on it
+    assert revisions(session, "P.apart")[-1].sorried is True

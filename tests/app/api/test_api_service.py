@@ -95,6 +95,7 @@ def test_openapi_documents_every_endpoint(client: TestClient) -> None:
         ("POST", "/api/v1/runs/{run_id}/cancel"): "cancel_run",
         ("GET", "/api/v1/runs/{run_id}/results"): "read_run_results",
         ("GET", "/api/v1/runs/{run_id}/junit.xml"): "read_run_junit",
+        ("GET", "/api/v1/runs/{run_id}/sarif"): "read_run_sarif",
         ("POST", "/api/v1/webhooks/github"): "create_github_delivery",
         ("POST", "/api/v1/webhooks/ci"): "create_ci_run",
         ("GET", "/api/v1/healthz"): "read_health",

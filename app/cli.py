@@ -9,7 +9,6 @@ Results go to stdout, messages and errors to stderr.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -182,7 +181,7 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_check(args: argparse.Namespace, settings: Settings) -> int:
-    from app.services.ci import junit_xml, sarif_document, source_lines
+    from app.services.ci import junit_xml, sarif_document, sarif_json, source_lines
     from app.services.reading.proofs import ProofState, proof_states
     from app.services.runs import CheckParams, run_checks
 
@@ -231,7 +230,7 @@ def cmd_check(args: argparse.Namespace, settings: Settings) -> int:
         sarif = sarif_document(
             outcome.results, locations=locations, automation_id=f"proofbridge/run/{outcome.run_id}"
         )
-        reports.append(("--sarif", args.sarif, (json.dumps(sarif, indent=1) + "\n").encode()))
+        reports.append(("--sarif", args.sarif, sarif_json(sarif).encode()))
     for option, path, body in reports:
         try:
             path.write_bytes(body)

@@ -72,41 +72,70 @@ def resting(
     by_name = {r.name: r for r in records}
     if direct is None:
         direct = direct_uses(by_name.values())
-    memo: dict[str, frozenset[str]] = {}
-
-    def under(name: str) -> frozenset[str]:
-        """The unproved declarations reachable from `name`'s proof (iterative DFS: proofs
-        chain deeper than Python's recursion limit in large projects)."""
-        if name in memo:
-            return memo[name]
-        stack: list[tuple[str, int]] = [(name, 0)]
-        on_path: set[str] = {name}
-        acc: dict[str, set[str]] = {name: set()}
-        while stack:
-            node, i = stack[-1]
-            deps = direct.get(node, ())
-            if i < len(deps):
-                stack[-1] = (node, i + 1)
-                dep = deps[i]
-                if by_name[dep].proof == UNPROVED:
-                    acc[node].add(dep)
-                if dep in memo:
-                    acc[node].update(memo[dep])
-                elif dep not in on_path:  # a cycle adds nothing new
-                    on_path.add(dep)
-                    acc[dep] = set()
-                    stack.append((dep, 0))
-                continue
-            stack.pop()
-            on_path.discard(node)
-            memo[node] = frozenset(acc.pop(node) - {node})
-            if stack:
-                acc[stack[-1][0]].update(memo[node])
-        return memo[name]
-
+    reach = _unproved_reach(by_name, direct)
     out: dict[str, tuple[str, ...]] = {}
     for name in direct:
-        reached = under(name)
+        reached = reach[name] - {name}
         if reached:
             out[name] = tuple(sorted(reached))
     return out
+
+
+def _unproved_reach(
+    by_name: dict[str, ProofRecord], direct: dict[str, tuple[str, ...]]
+) -> dict[str, frozenset[str]]:
+    """name -> the unproved declarations reachable from its proof (its own name included
+    when it is reached through a cycle). The declarations that use each other (a
+    `mutual` block) reach the same set: the graph's strongly connected components are
+    closed at once (Tarjan's algorithm, iteratively: proofs chain deeper than Python's
+    recursion limit), each after every component it reaches."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    reach: dict[str, frozenset[str]] = {}
+    counter = 0
+    for root in direct:
+        if root in index:
+            continue
+        work: list[tuple[str, int]] = [(root, 0)]
+        while work:
+            node, i = work[-1]
+            if i == 0:
+                index[node] = low[node] = counter
+                counter += 1
+                stack.append(node)
+                on_stack.add(node)
+            deps = direct.get(node, ())
+            if i < len(deps):
+                work[-1] = (node, i + 1)
+                dep = deps[i]
+                if dep not in index:
+                    work.append((dep, 0))
+                elif dep in on_stack:
+                    low[node] = min(low[node], index[dep])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] != index[node]:
+                continue
+            members: list[str] = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                members.append(member)
+                if member == node:
+                    break
+            found: set[str] = set()
+            for member in members:
+                for dep in direct.get(member, ()):
+                    if by_name[dep].proof == UNPROVED:
+                        found.add(dep)
+                    if dep in reach:  # a component closed before this one
+                        found |= reach[dep]
+            closed = frozenset(found)
+            for member in members:
+                reach[member] = closed
+    return reach

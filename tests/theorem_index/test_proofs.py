@@ -37,6 +37,9 @@ decreasing_by sorry
 
 theorem uses (x : Nat) : x * 2 = x := by exact wrong x
 
+axiom assumed (x : Nat) : x = x + 0
+
+theorem by_axiom (x : Nat) : x = x + 0 := sorryAx _
 end P
 """
 
@@ -60,6 +63,8 @@ def test_lean_source_reads_sorry_and_admit_in_the_proof_only() -> None:
         "term_mode": UNPROVED,
         "partial_def": UNPROVED,  # `decreasing_by sorry` leaves it incomplete too
         "uses": PROVED,
+        "assumed": UNPROVED,  # no proof at all: what rests on it is not fully proved
+        "by_axiom": UNPROVED,  # sorryAx, the term `sorry` elaborates to
     }
     assert decls["P.wrong"].sorried and not decls["P.base"].sorried
     assert "wrong" in decls["P.uses"].proof_uses
@@ -212,3 +217,14 @@ def test_docgen_database_gives_proof_marks(tmp_path: Path) -> None:
     other.write_text("plain text", encoding="utf-8")
     (error,) = read_paths([other]).errors
     assert "not a SQLite database" in error.message
+
+
+def test_resting_through_a_cycle_does_not_depend_on_the_order() -> None:
+    # A and B use each other (a `mutual` block); A also uses D, unproved
+    records = [
+        ProofRecord("A", PROVED, "", (), ("B", "D")),
+        ProofRecord("B", PROVED, "", (), ("A",)),
+        ProofRecord("D", UNPROVED),
+    ]
+    for order in (records, records[::-1], [records[1], records[2], records[0]]):
+        assert resting(order) == {"A": ("D",), "B": ("D",)}

@@ -256,7 +256,9 @@ class _Page:
             modifiers=tuple(words[:-1]),
             location=location,
             namespace=name.rpartition(".")[0],
-            proof=UNPROVED if "sorried" in classes(el) or header.uses_sorry else PROVED,
+            proof=UNPROVED
+            if "sorried" in classes(el) or header.uses_sorry or kind == "axiom"
+            else PROVED,
             links=header.links,
             statement_line=line,
             statement_column=column,

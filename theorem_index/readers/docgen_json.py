@@ -124,7 +124,9 @@ def _declaration(
     # the `sorried` field where the writer records it, or the header's mark on the name;
     # else the JSON does not say (an older writer marks nothing)
     sorried = info.get("sorried")
-    if isinstance(sorried, bool):
+    if info["kind"] == "axiom":
+        proof = UNPROVED  # no proof at all: what rests on it is not fully proved
+    elif isinstance(sorried, bool):
         proof = UNPROVED if sorried else PROVED
     else:
         proof = UNPROVED if header.uses_sorry else UNKNOWN

@@ -55,8 +55,9 @@ _WORD = re.compile(r"[^\W\d][\w'!?]*")
 _NAME_TOKEN = re.compile(r"(?<![\w'.!?])[^\W\d][\w'!?]*(?:\.[^\W\d][\w'!?]*)*")
 _IN = re.compile(r"(?<![\w'.!?])in(?![\w'!?])")
 # what leaves a proof incomplete in Lean itself (a project's own stand-ins are a setting
-# of the ingestion: `theorem_index.proofs.with_markers`)
-SORRY_MARKERS = frozenset({"sorry", "admit"})
+# of the ingestion: `theorem_index.proofs.with_markers`); an `axiom` has no proof at all,
+# so what rests on it is not fully proved either
+SORRY_MARKERS = frozenset({"sorry", "admit", "sorryAx"})
 _SPACE = re.compile(r"\s*")
 
 
@@ -313,7 +314,7 @@ class _SourceReader:
                 ),
                 namespace=name.rpartition(".")[0],
                 opens=tuple(dict.fromkeys(opens)),
-                proof=UNPROVED if SORRY_MARKERS.intersection(uses) else PROVED,
+                proof=UNPROVED if kind == "axiom" or SORRY_MARKERS.intersection(uses) else PROVED,
                 proof_uses=uses,
                 statement_line=stmt_line,
                 statement_column=stmt_col,

@@ -3,7 +3,6 @@ cancel it, read its results and JUnit."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -17,7 +16,7 @@ from app.api.params import IdempotencyKey, Limit, Offset, RunId
 from app.api.responses import error_responses, queue_responses
 from app.api.schemas import ErrorOut, RunCreate, RunDetail, RunProgress, RunStatus, RunTrigger
 from app.db import run_in_transaction
-from app.services.ci import junit_xml, sarif_document, source_lines
+from app.services.ci import junit_xml, sarif_document, sarif_json, source_lines
 from app.services.reading import views
 from app.services.reading.proofs import proof_states
 from app.services.runs import (
@@ -321,7 +320,7 @@ def read_run_sarif(session: SessionDep, settings: SettingsDep, run_id: RunId) ->
     rows = [r | proofs[r["name"]].to_json() if r["name"] in proofs else r for r in rows]
     locations = source_lines(session, names=names, root=settings.source_root)
     document = sarif_document(rows, locations=locations, automation_id=f"proofbridge/run/{run_id}")
-    return Response(content=json.dumps(document), media_type="application/sarif+json")
+    return Response(content=sarif_json(document), media_type="application/sarif+json")
 
 
 def _finished_rows(session: Any, run_id: int, what: str) -> list[dict[str, Any]]:

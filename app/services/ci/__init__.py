@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     )
     from app.services.ci.junit import junit_xml, repro_command
     from app.services.ci.locations import SourceLine, repository_path, source_lines
-    from app.services.ci.sarif import sarif_document
+    from app.services.ci.sarif import sarif_document, sarif_json
 else:
     from app.services.lazy import lazy_exports
 
@@ -35,7 +35,7 @@ else:
             ],
             "junit": ["junit_xml", "repro_command"],
             "locations": ["SourceLine", "repository_path", "source_lines"],
-            "sarif": ["sarif_document"],
+            "sarif": ["sarif_document", "sarif_json"],
         },
     )
 
@@ -50,5 +50,6 @@ __all__ = [
     "repository_path",
     "repro_command",
     "sarif_document",
+    "sarif_json",
     "source_lines",
 ]

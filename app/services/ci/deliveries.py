@@ -89,7 +89,7 @@ def handle_delivery(
             out = _queue_push(session, settings, delivery, commit)
             if out.created and out.run is not None and github is not None:
                 url = f"{site.rstrip('/')}/runs/{out.run.id}" if site else ""
-                context = dataclasses.replace(github, run_url=url)
+                context = dataclasses.replace(github, run_url=url, uploaded=out.uploaded)
                 out.run.params = dict(out.run.params or {}) | {"github": context.to_json()}
                 session.flush()
         if delivery is not None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
@@ -62,14 +62,15 @@ class GitHubClient:
     """GitHub's REST API at `base_url`, with a token, or as an App's installation."""
 
     base_url: str = "https://api.github.com"
-    token: str | None = None
+    token: str | None = field(default=None, repr=False)
     app_id: int | None = None
-    private_key: str | None = None
+    private_key: str | None = field(default=None, repr=False)
     installation_id: int | None = None
     transport: httpx.BaseTransport | None = None
 
     def __post_init__(self) -> None:
         self._installation_token: str | None = None
+        self._login: str | None = None
         self._http = httpx.Client(
             base_url=self.base_url.rstrip("/"), timeout=TIMEOUT_S, transport=self.transport
         )
@@ -186,12 +187,28 @@ class GitHubClient:
             )
         return run_id
 
+    def own_login(self) -> str:
+        """The account comments are posted as: the App's bot (`GET /app`: `<slug>[bot]`),
+        or the token's user (`GET /user`)."""
+        if self._login is None:
+            if self.can_check_runs:
+                assert self.app_id is not None and self.private_key
+                token = app_jwt(self.app_id, self.private_key)
+                app = self._request("GET", "/app", auth=f"Bearer {token}", expect=(200,))
+                self._login = f"{app['slug']}[bot]"
+            else:
+                self._login = str(self._request("GET", "/user", expect=(200,))["login"])
+        return self._login
+
     def upsert_comment(self, repo: str, number: int, *, body: str, marker: str) -> tuple[int, bool]:
-        """The pull request's comment holding `marker`, updated to `body`
+        """Our own comment on the pull request holding `marker`, updated to `body`
         (`PATCH /repos/{owner}/{repo}/issues/comments/{id}`), or created when there is none
-        (`POST /repos/{owner}/{repo}/issues/{number}/comments`): (its id, whether created)."""
+        (`POST /repos/{owner}/{repo}/issues/{number}/comments`): (its id, whether created).
+        A comment of anyone else is never edited, whatever it holds."""
+        login = self.own_login()
         for comment in self._comments(repo, number):
-            if marker in str(comment.get("body") or ""):
+            author = comment.get("user") or {}
+            if author.get("login") == login and marker in str(comment.get("body") or ""):
                 comment_id = int(comment["id"])
                 self._request(
                     "PATCH",

@@ -16,6 +16,7 @@ the theorem's current revision), and unproved and false (`app.services.reading.p
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -26,6 +27,7 @@ from sqlalchemy import literal, or_, select
 from sqlalchemy.orm import Session
 
 from app import crud, models
+from app.db import get_sessionmaker
 from app.services.ci.github import GitHubClient, GitHubError
 from app.services.ci.junit import repro_command
 from app.services.ci.locations import SourceLine, source_lines
@@ -64,6 +66,7 @@ class GitHubContext:
     base_sha: str | None = None
     installation: int | None = None
     run_url: str = ""  # the run's page, linked from the status, check run and comment
+    uploaded: bool = True  # documents were ingested at `sha` before the delivery
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -81,6 +84,7 @@ class GitHubContext:
             base_sha=str(data["base_sha"]) if data.get("base_sha") else None,
             installation=number("installation"),
             run_url=str(data.get("run_url") or ""),
+            uploaded=data.get("uploaded") is not False,
         )
 
 
@@ -131,6 +135,17 @@ def report_run(
     locations = source_lines(session, names=[r["name"] for r in rows], root=settings.source_root)
     done: list[str] = []
     try:
+        if not ctx.uploaded:  # what ran is not this commit's: say so, claim nothing
+            client.create_status(
+                ctx.repo,
+                ctx.sha,
+                state="error",
+                description=f"no documents were uploaded at {ctx.sha[:12]} before the "
+                "delivery: nothing of this commit was checked (POST /ingest?commit= first)",
+                context=CONTEXT,
+                target_url=ctx.run_url,
+            )
+            return ["status (nothing uploaded at the commit)"]
         summary = _summary(run)
         client.create_status(
             ctx.repo,
@@ -168,12 +183,27 @@ def report_run(
 
 
 def install_reporting(settings: Settings) -> None:
-    """Report every run that finishes in this process (`lifecycle.FINISH_LISTENERS`)."""
+    """Report every run that finishes in this process (`lifecycle.FINISH_LISTENERS`), on a
+    thread of its own with a session of its own: GitHub answering slowly (or not at all,
+    30 s a request) never holds up the next run."""
 
-    def report(session: Session, run_id: int) -> None:
-        posted = report_run(session, settings, run_id)
+    def work(run_id: int) -> None:
+        try:
+            with get_sessionmaker(settings.database_url)() as session:
+                posted = report_run(session, settings, run_id)
+        except Exception:  # the database went away, say: logged, never raised
+            log.exception("run %s: reporting to GitHub failed", run_id)
+            return
         if posted:
             log.info("run %s reported to GitHub: %s", run_id, "; ".join(posted))
+
+    def report(session: Session, run_id: int) -> None:
+        run = session.get(models.Run, run_id)
+        if run is None or not isinstance((run.params or {}).get("github"), dict):
+            return  # nothing to report: no thread
+        session.commit()  # end the caller's read before another session writes nothing
+        name = f"proofbridge-github-report-{run_id}"
+        threading.Thread(target=work, args=(run_id,), name=name, daemon=True).start()
 
     FINISH_LISTENERS["github"] = report
 
@@ -240,8 +270,9 @@ def _check_summary(
 def _base_statuses(
     session: Session, run: models.Run, base: str | None
 ) -> tuple[models.Run | None, dict[str, str]]:
-    """The newest finished run at the base commit (or an abbreviation of it), and each
-    theorem's status there."""
+    """The newest completed run at the base commit (or an abbreviation of it), and each
+    theorem's newest status among all completed runs there: a push run checks only what
+    changed, so one run rarely holds every theorem."""
     if not base:
         return None, {}
     r = models.Run
@@ -249,17 +280,19 @@ def _base_statuses(
         select(r)
         .where(
             r.id != run.id,
-            r.finished_at.is_not(None),
+            r.status.in_(("passed", "failed")),
             r.commit.is_not(None),
             or_(r.commit == base, literal(base).startswith(r.commit)),
         )
         .order_by(r.id.desc())
-        .limit(1)
+        .limit(50)
     )
-    found = session.scalar(stmt)
-    if found is None:
-        return None, {}
-    return found, {res.name: res.status for res in crud.run_results(session, run_id=found.id)}
+    runs = list(session.scalars(stmt))
+    statuses: dict[str, str] = {}
+    for earlier in runs:  # newest first: a theorem's newest status is the one kept
+        for res in crud.run_results(session, run_id=earlier.id):
+            statuses.setdefault(res.name, res.status)
+    return (runs[0] if runs else None), statuses
 
 
 def comment_body(

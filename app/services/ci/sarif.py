@@ -17,15 +17,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Iterable, Mapping
 from typing import Any
+from urllib.parse import quote
 
 from app import __version__
 from app.services.ci.junit import repro_command
 from app.services.ci.locations import SourceLine
 from app.visible import visible
 
-__all__ = ["FINGERPRINT", "RULES", "sarif_document"]
+__all__ = ["FINGERPRINT", "RULES", "sarif_document", "sarif_json"]
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 FINGERPRINT = "proofbridge/theorem/v1"
@@ -86,13 +88,35 @@ def _message(result: Mapping[str, Any]) -> str:
     return text
 
 
+def _plain(value: Any) -> Any:
+    """JSON values SARIF consumers read: a non-finite float (an error of inf, a NaN in a
+    counterexample) as the string "NaN", "Infinity" or "-Infinity"."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return str(value)
+
+
+def _artifact(path: str) -> dict[str, Any]:
+    """A repository path as SARIF's artifact location: percent-encoded (a `#` or a space
+    in a file name), relative to %SRCROOT% unless absolute (outside the repository)."""
+    if path.startswith("/"):
+        return {"uri": "file://" + quote(path, safe="/")}
+    return {"uri": quote(path, safe="/"), "uriBaseId": "%SRCROOT%"}
+
+
 def _properties(result: Mapping[str, Any]) -> dict[str, Any]:
     keys = (
         "checker", "trials", "seed", "dtype", "dims", "atol", "rtol", "max_abs_err",
         "max_rel_err", "trial", "counterexample", "proof", "rests_on",
     )  # fmt: skip
     props = {k: result[k] for k in keys if result.get(k) is not None}
-    return json.loads(json.dumps(props, default=str))  # plain JSON values only
+    return dict(_plain(props))
 
 
 def sarif_document(
@@ -119,7 +143,7 @@ def sarif_document(
         if where is not None and where.path is not None:
             region = {"startLine": where.line} if where.line else {}
             location["physicalLocation"] = {
-                "artifactLocation": {"uri": where.path, "uriBaseId": "%SRCROOT%"},
+                "artifactLocation": _artifact(where.path),
                 **({"region": region} if region else {}),
             }
         findings.append(
@@ -147,3 +171,8 @@ def sarif_document(
     if automation_id:
         run["automationDetails"] = {"id": automation_id}
     return {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
+
+
+def sarif_json(document: Mapping[str, Any]) -> str:
+    """The log as JSON text: strict JSON (no NaN), as code scanning requires."""
+    return json.dumps(document, allow_nan=False, ensure_ascii=False, indent=1) + "\n"

@@ -161,26 +161,32 @@ def finish_run(session: Session, run_id: int) -> str | None:
         session.execute(text("ANALYZE results"))
         session.commit()
     if finished:
-        for name, listener in list(FINISH_LISTENERS.items()):
-            try:
-                listener(session, run_id)
-            except Exception:
-                session.rollback()
-                log.exception("run %s: %s failed after the run finished", run_id, name)
+        _notify_finished(session, run_id)
     return status if finished else None
+
+
+def _notify_finished(session: Session, run_id: int) -> None:
+    for name, listener in list(FINISH_LISTENERS.items()):
+        try:
+            listener(session, run_id)
+        except Exception:
+            session.rollback()
+            log.exception("run %s: %s failed after the run finished", run_id, name)
 
 
 def fail_run(session: Session, run_id: int, error: str) -> None:
     """End an active run as `error` because it could not be executed (committed)."""
     session.rollback()
     r = models.Run
-    session.execute(
+    ended = session.execute(
         update(r)
         .where(r.id == run_id, r.status.in_(ACTIVE_RUN_STATUSES))
         .values(status="error", error=error, finished_at=models.utcnow())
-    )
+    ).rowcount  # type: ignore[attr-defined]
     recount(session, run_id)
     session.commit()
+    if ended:
+        _notify_finished(session, run_id)
 
 
 def cancel_run(session: Session, run_id: int) -> bool:

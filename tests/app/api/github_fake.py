@@ -33,6 +33,8 @@ CONCLUSIONS = {
     "timed_out",
 }  # fmt: skip
 LEVELS = {"notice", "warning", "failure"}
+APP_SLUG = "proofbridge-ci"  # the App's bot comments as proofbridge-ci[bot]
+TOKEN_LOGIN = "proofbridge-bot"  # the plain token's user
 
 
 class Refused(Exception):
@@ -107,6 +109,9 @@ class FakeGitHub:
         headers: dict[str, str],
         body: Any,
     ) -> tuple[int, Any]:
+        if path == "/app" and method == "GET":
+            self._app(headers)
+            return 200, {"id": self.app_id, "slug": APP_SLUG}
         if m := re.fullmatch(r"/app/installations/(\d+)/access_tokens", path):
             if method != "POST":
                 raise Refused(404, "Not Found")
@@ -117,6 +122,10 @@ class FakeGitHub:
             self.issued.add(token)
             return 201, {"token": token, "expires_at": "2099-01-01T00:00:00Z"}
         user = self._user(headers)
+        if path == "/user" and method == "GET":
+            if user != "token":
+                raise Refused(403, "Resource not accessible by integration")
+            return 200, {"login": TOKEN_LOGIN}
         if m := re.fullmatch(rf"/repos/({REPO})/statuses/({SHA})", path):
             if method != "POST":
                 raise Refused(404, "Not Found")
@@ -171,7 +180,8 @@ class FakeGitHub:
                 return 200, items[(page - 1) * per_page : page * per_page]
             if method == "POST":
                 _require(body, {"body": str})
-                item = {"id": self.new_id(), "body": body["body"], "user": {"login": user}}
+                login = TOKEN_LOGIN if user == "token" else f"{APP_SLUG}[bot]"
+                item = {"id": self.new_id(), "body": body["body"], "user": {"login": login}}
                 self.comments.setdefault(number, []).append(item)
                 return 201, item
             raise Refused(404, "Not Found")
@@ -182,6 +192,9 @@ class FakeGitHub:
             for items in self.comments.values():
                 for item in items:
                     if item["id"] == int(m.group(2)):
+                        mine = TOKEN_LOGIN if user == "token" else f"{APP_SLUG}[bot]"
+                        if item["user"]["login"] != mine:
+                            raise Refused(403, "Resource not accessible by integration")
                         item["body"] = body["body"]
                         return 200, item
             raise Refused(404, "Not Found")

@@ -119,10 +119,15 @@ def test_pull_request_events_post_status_check_run_and_one_comment(
     assert fake.statuses[0]["sha"] == BASE and fake.statuses[0]["state"] == "failure"
     assert not fake.comments
 
+    # someone quotes our marker in a comment of their own: it is never edited
+    foreign = {"id": 1, "body": f"{MARKER} look", "user": {"login": "someone"}}
+    fake.comments[PR] = [foreign]
+
     # the pull request opened at its head: only what changed is checked
     _ingest(reporting, HEAD1_SOURCE, HEAD1)
     first = _event(reporting, "pull_request", _pull_request("opened", HEAD1), "d-pr-1")
-    _wait(lambda: len(fake.comments.get(PR, [])) == 1)
+    _wait(lambda: len(fake.comments.get(PR, [])) == 2)
+    assert fake.comments[PR][0] == {"id": 1, "body": f"{MARKER} look", "user": {"login": "someone"}}
     status = fake.statuses[-1]
     assert (status["sha"], status["state"], status["context"]) == (HEAD1, "failure", "proofbridge")
     assert status["target_url"] == f"https://proofbridge.example.org/runs/{first}"
@@ -139,7 +144,8 @@ def test_pull_request_events_post_status_check_run_and_one_comment(
     assert "proofbridge repro P.apart --seed 0" in note["message"]
     assert "tolerance: atol" in note["message"]
 
-    (comment,) = fake.comments[PR]
+    comment = fake.comments[PR][1]
+    assert comment["user"]["login"] == "proofbridge-ci[bot]"
     body = comment["body"]
     assert body.startswith(MARKER)
     assert f"compared with run {base_run} at the base" in body
@@ -155,11 +161,12 @@ def test_pull_request_events_post_status_check_run_and_one_comment(
     _wait(
         lambda: (
             fake.statuses[-1]["sha"] == HEAD2
-            and "Nothing newly failing" in fake.comments[PR][0]["body"]
+            and "Nothing newly failing" in fake.comments[PR][1]["body"]
         )
     )
-    assert len(fake.comments[PR]) == 1
-    assert fake.comments[PR][0]["id"] == comment["id"]
+    assert len(fake.comments[PR]) == 2
+    assert fake.comments[PR][1]["id"] == comment["id"]
+    assert fake.comments[PR][0]["body"] == f"{MARKER} look"
     patched = [
         r for r in fake.requests if r["method"] == "PATCH" and "/issues/comments/" in r["path"]
     ]
@@ -203,3 +210,17 @@ def test_a_token_alone_posts_statuses_and_comments(
     assert "no finished run at the base" in fake.comments[PR][0]["body"]
     assert "**Unproved and false** (3)" in fake.comments[PR][0]["body"]
     assert all(r["headers"]["authorization"] == f"Bearer {fake.token}" for r in fake.requests)
+
+
+def test_a_commit_nothing_was_uploaded_at_gets_an_error_status_only(
+    reporting: TestClient, github: tuple[FakeGitHub, str, str]
+) -> None:
+    fake = github[0]
+    _ingest(reporting, PROOF_SOURCE, BASE)  # documents of another commit only
+    _event(reporting, "pull_request", _pull_request("opened", HEAD1), "d-none")
+    _wait(lambda: bool(fake.statuses))
+    time.sleep(0.5)  # nothing else follows
+    (status,) = fake.statuses
+    assert (status["sha"], status["state"]) == (HEAD1, "error")
+    assert "no documents were uploaded" in status["description"]
+    assert not fake.check_runs and not fake.comments

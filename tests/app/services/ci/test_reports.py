@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
 
 from app.services.ci.junit import junit_xml
@@ -86,3 +87,20 @@ def test_sarif_fingerprints_name_the_finding_not_the_line() -> None:
     assert other["partialFingerprints"][FINGERPRINT] != print_
     error = sarif_document([FAIL | {"status": "error"}], locations={})["runs"][0]["results"][0]
     assert error["partialFingerprints"][FINGERPRINT] != print_  # another rule, another finding
+
+
+def test_sarif_is_strict_json_and_its_uris_are_encoded() -> None:
+    from app.services.ci.sarif import sarif_json
+
+    odd = FAIL | {"max_abs_err": float("inf"), "counterexample": {"lhs": float("nan")}}
+    where = {"P.lemma1": SourceLine("P", "Proofs/My File#1.lean", 3)}
+    text = sarif_json(sarif_document([odd], locations=where))
+    log = json.loads(text)  # strict: no NaN or Infinity literals
+    (result,) = log["runs"][0]["results"]
+    assert result["properties"]["max_abs_err"] == "Infinity"
+    assert result["properties"]["counterexample"]["lhs"] == "NaN"
+    uri = result["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert uri == {"uri": "Proofs/My%20File%231.lean", "uriBaseId": "%SRCROOT%"}
+    outside = sarif_document([FAIL], locations={"P.lemma1": SourceLine("P", "/ci/x.lean", 3)})
+    place = outside["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+    assert place["artifactLocation"] == {"uri": "file:///ci/x.lean"}

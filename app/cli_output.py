@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TextIO
 
 from app import schemas
+from app.plain_json import jsonable
 from app.services.ingestion import describe_document_kinds
 from app.services.reading.proofs import (
     PROVED_FAILING,
@@ -39,17 +40,6 @@ __all__ = [
     "side_errors",
     "show_value",
 ]
-
-
-def jsonable(value: Any) -> Any:
-    """Plain JSON values: non-finite floats become "NaN" / "Infinity" / "-Infinity"."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [jsonable(v) for v in value]
-    return value
 
 
 _C1 = re.compile("[\x7f-\x9f]")

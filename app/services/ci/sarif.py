@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import quote
 
 from app import __version__
+from app.plain_json import jsonable
 from app.services.ci.junit import repro_command
 from app.services.ci.locations import SourceLine
 from app.visible import visible
@@ -88,20 +88,6 @@ def _message(result: Mapping[str, Any]) -> str:
     return text
 
 
-def _plain(value: Any) -> Any:
-    """JSON values SARIF consumers read: a non-finite float (an error of inf, a NaN in a
-    counterexample) as the string "NaN", "Infinity" or "-Infinity"."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, str | int | float | bool) or value is None:
-        return value
-    return str(value)
-
-
 def _artifact(path: str) -> dict[str, Any]:
     """A repository path as SARIF's artifact location: percent-encoded (a `#` or a space
     in a file name), relative to %SRCROOT% unless absolute (outside the repository)."""
@@ -116,7 +102,7 @@ def _properties(result: Mapping[str, Any]) -> dict[str, Any]:
         "max_rel_err", "trial", "counterexample", "proof", "rests_on",
     )  # fmt: skip
     props = {k: result[k] for k in keys if result.get(k) is not None}
-    return dict(_plain(props))
+    return dict(jsonable(props))
 
 
 def sarif_document(
@@ -175,4 +161,4 @@ def sarif_document(
 
 def sarif_json(document: Mapping[str, Any]) -> str:
     """The log as JSON text: strict JSON (no NaN), as code scanning requires."""
-    return json.dumps(document, allow_nan=False, ensure_ascii=False, indent=1) + "\n"
+    return json.dumps(document, allow_nan=False, ensure_ascii=False, indent=1, default=str) + "\n"

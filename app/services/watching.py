@@ -1,7 +1,8 @@
 """The author's loop: watch files, re-ingest the ones saved, re-check what changed.
 
 A `Watcher` ingests its paths once, then each `poll` looks at the files' modification
-times and sizes: the files that changed (or appeared) are read again, as reading the whole
+times and sizes: the files that changed (or appeared), once they have stayed unchanged
+for one look (so that a file is never read half written), are read again, as reading the whole
 path would read them (`theorem_index.readers.read_files_under`), and ingested; the
 declarations of a file that disappeared are removed. What is
 checked: the theorems whose revision the ingestion changed (a new or edited statement, a
@@ -84,6 +85,7 @@ class Watcher:
         self.warm = warm or WarmEnvironment()
         self.on_result = on_result
         self.stamps: dict[Path, dict[Path, Stamp]] = {}
+        self.unsettled: dict[Path, Stamp] = {}  # changed at the last look, not yet read
 
     def start(self) -> IngestReport:
         """Ingest every path as `proofbridge ingest` would; remember the files' stamps."""
@@ -105,9 +107,19 @@ class Watcher:
         for root in self.paths:
             now = _scan(root)
             before = self.stamps.get(root, {})
-            saved = sorted(f for f, stamp in now.items() if before.get(f) != stamp)
+            changed = {f: stamp for f, stamp in now.items() if before.get(f) != stamp}
+            # a file is read once its stamp held still for one look: one caught between an
+            # editor truncating it and writing it is read when the writing is done
+            saved = sorted(f for f, stamp in changed.items() if self.unsettled.get(f) == stamp)
+            for f in now:
+                self.unsettled.pop(f, None)
+            self.unsettled.update((f, stamp) for f, stamp in changed.items() if f not in saved)
             gone += [str(f) for f in sorted(set(before) - set(now))]
-            self.stamps[root] = now
+            self.stamps[root] = {
+                f: before[f] if f in self.unsettled else stamp
+                for f, stamp in now.items()
+                if f not in self.unsettled or f in before
+            }
             if saved:
                 batches.append(read_files_under(root, saved))
                 changed_files += [str(f) for f in saved]

@@ -6,8 +6,8 @@ declarations are removed."""
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
+from typing import Any
 
 from db_support import declaration
 from sqlalchemy.orm import Session
@@ -36,6 +36,12 @@ def _save(path: Path, text: str) -> None:
         os.utime(path, ns=(before + 1_000_000, before + 1_000_000))
 
 
+def _settled(watcher: Watcher) -> Any:
+    """The round of a save: read at the look after the one that saw it change."""
+    assert watcher.poll() is None  # changed since the last look: perhaps half written
+    return watcher.poll()
+
+
 def test_watch_checks_what_each_save_changed(session: Session, tmp_path: Path) -> None:
     root = tmp_path / "src"
     (root / "W").mkdir(parents=True)
@@ -54,7 +60,7 @@ def test_watch_checks_what_each_save_changed(session: Session, tmp_path: Path) -
 
     # a statement edited: that theorem alone, read under the same module name
     _save(root / "W" / "Defs.lean", DEFS.replace("x + 0 = x", "x + 0 = x + 1"))
-    found = watcher.poll()
+    found = _settled(watcher)
     assert found is not None and found.checked == ["W.plain"]
     watcher.check(found)
     assert seen == [("W.plain", "fail")]
@@ -62,7 +68,7 @@ def test_watch_checks_what_each_save_changed(session: Session, tmp_path: Path) -
 
     # a definition edited: the theorem whose checker used it
     _save(root / "W" / "Defs.lean", DEFS.replace("2 * x", "3 * x"))
-    found = watcher.poll()
+    found = _settled(watcher)
     assert found is not None
     assert found.checked == ["W.double_eq", "W.plain"]  # plain's statement is back, too
     watcher.check(found)
@@ -70,12 +76,28 @@ def test_watch_checks_what_each_save_changed(session: Session, tmp_path: Path) -
 
     # a new file, then its removal
     _save(root / "W" / "More.lean", "theorem W.more (x : ℝ) : x * 1 = x := by simp\n")
-    found = watcher.poll()
+    found = _settled(watcher)
     assert found is not None and found.checked == ["W.more"]
     (root / "W" / "More.lean").unlink()
     found = watcher.poll()
     assert found is not None and found.checked == []
     session.expire_all()
     assert declaration(session, "W.more").removed
-    time.sleep(0)  # nothing pending
     assert watcher.poll() is None
+
+
+def test_a_file_caught_half_written_is_read_once_written(session: Session, tmp_path: Path) -> None:
+    # an editor that saves in place truncates the file, then writes it: a look between the
+    # two must not read the empty file (its theorems would be removed, then come back)
+    root = tmp_path / "src"
+    (root / "W").mkdir(parents=True)
+    _save(root / "W" / "Defs.lean", DEFS)
+    watcher = Watcher(session, [str(root)], params=CheckParams(trials=8))
+    watcher.start()
+    _save(root / "W" / "Defs.lean", "")  # truncated
+    assert watcher.poll() is None
+    _save(root / "W" / "Defs.lean", DEFS.replace("x + 0 = x", "x + 0 = x + 1"))  # written
+    assert watcher.poll() is None  # changed again since the last look
+    found = watcher.poll()
+    assert found is not None and found.checked == ["W.plain"]
+    assert not declaration(session, "W.double_eq").removed

@@ -23,6 +23,7 @@ import numpy as np
 from checkers import interpret
 from checkers.core import InputSpec
 from checkers.harness.trials import TRACE_LOCK, input_dtype, same_sides, trial_function
+from checkers.interpret import stored
 from checkers.lazyjax import jax, jcore, jnp
 from checkers.runtime import program_store
 from checkers.runtime.jaxsetup import device_kind
@@ -76,7 +77,7 @@ _DRY_RUNS_LOCK = threading.Lock()
 # theorem again (another seed, another run) runs its kept program instead of tracing the
 # statement again. Within the same budget as the dry runs, the least recently used
 # forgotten first; a checker without an identity (a test double) is never kept.
-_KEPT: OrderedDict[tuple[Any, ...], tuple[Any, int]] = OrderedDict()
+_KEPT: OrderedDict[tuple[Any, ...], tuple[Any, dict[str, Any], int]] = OrderedDict()
 _KEPT_BUDGET = 64 * 2**20
 
 
@@ -91,29 +92,73 @@ def _kept_key(checker: Any, dims: Mapping[str, int], specs: Mapping[str, InputSp
     )
 
 
-def _kept_program(key: Any) -> Any | None:
+def _store_key(key: tuple[Any, ...]) -> str:
+    identity, dims, specs = key
+    return program_store.interpreted_key(identity, dict(dims), dict(specs))
+
+
+def _kept_program(key: Any, checker: Any) -> Any | None:
+    """The program kept under `key` in this process, else the one the program store holds
+    (then kept here too), else None. What tracing it decided about its checker
+    (`program_store.trace_facts`) is applied to `checker`."""
     with _DRY_RUNS_LOCK:
         kept = _KEPT.get(key)
         if kept is not None:
             _KEPT.move_to_end(key)
-        return kept[0] if kept is not None else None
+    if kept is None:
+        kept = _stored_program(key)
+    if kept is None:
+        return None
+    fn, facts, _ = kept
+    program_store.apply_trace_facts(checker, facts)
+    return fn
 
 
-def _keep_program(key: Any, fn: Any, size: int) -> None:
+def _stored_program(key: Any) -> tuple[Any, dict[str, Any], int] | None:
+    if program_store.directory() is None:
+        return None
+    data = program_store.load_bytes(_store_key(key))
+    if data is None:
+        return None
+    try:
+        fn, facts = stored.loads(data)
+    except Exception:  # a file this version cannot read is a miss: the program is traced
+        return None
+    steps = fn.steps
+    size = sum(int(getattr(v, "nbytes", 0)) for v in steps.fixed.values())
+    size += _EQUATION_BYTES * len(steps.steps)
+    _keep_program(key, fn, facts, size)
+    return fn, facts, size
+
+
+def _store_program(key: Any, fn: interpret.Interpreted, facts: dict[str, Any]) -> None:
+    """File the program in the program store (when it is on and the program has a plain
+    form), so that a later process runs it without JAX."""
+    if program_store.directory() is None:
+        return
+    try:
+        data = stored.dumps(fn, facts)
+    except stored.Unstorable:
+        return
+    program_store.save_bytes(_store_key(key), data)
+
+
+def _keep_program(key: Any, fn: Any, facts: dict[str, Any], size: int) -> None:
     if size > _KEPT_BUDGET:
         return
     with _DRY_RUNS_LOCK:
-        _KEPT[key] = (fn, size)
-        held = sum(kept[1] for kept in _KEPT.values())
+        _KEPT[key] = (fn, facts, size)
+        held = sum(kept[2] for kept in _KEPT.values())
         while held > _KEPT_BUDGET:
-            held -= _KEPT.popitem(last=False)[1][1]
+            held -= _KEPT.popitem(last=False)[1][2]
 
 
 def has_kept_program(checker: Any, dims: Mapping[str, int], specs: Mapping[str, InputSpec]) -> bool:
-    """Whether a program of this checker at these dims was kept: a derivation's dry run
-    need not trace the statement to know that it evaluates."""
+    """Whether a program of this checker at these dims was kept (in this process or in the
+    program store): a derivation's dry run need not trace the statement to know that it
+    evaluates, nor to decide what tracing decides about the checker (applied here)."""
     key = _kept_key(checker, dims, specs)
-    return key is not None and _kept_program(key) is not None
+    return key is not None and _kept_program(key, checker) is not None
 
 
 def trace_trial(checker: Any, dims: dict[str, int], specs: Mapping[str, InputSpec]) -> Any:
@@ -166,23 +211,42 @@ def drop_dry_runs(name: str) -> None:
             del _DRY_RUNS[key]
 
 
+def _interpreted_here(dtype: str, specs: Mapping[str, InputSpec], batch: int) -> bool:
+    """Whether a program of this dtype and batch is one NumPy would run."""
+    if not interpreting() or dtype != "float64" or device_kind() != "cpu":
+        return False
+    return batch <= INTERPRET_MAX_BATCH and batch * sum(max(1, s.size) for s in specs.values()) <= (
+        SMALL_PROGRAM_ELEMENTS
+    )
+
+
+def ready_interpreted_fn(
+    checker: Any, dims: dict[str, int], dtype: str, specs: Mapping[str, InputSpec], batch: int
+) -> tuple[interpret.Interpreted, float] | None:
+    """`interpreted_fn`'s program when it needs no tracing (kept in this process or in
+    the program store) and the seconds finding it took, else None. Never imports JAX
+    on the CPU (`checkers.runtime.jaxsetup.device_kind`)."""
+    if not _interpreted_here(dtype, specs, batch):
+        return None
+    start = time.perf_counter()
+    key = _kept_key(checker, dims, specs)
+    kept = _kept_program(key, checker) if key is not None else None
+    return None if kept is None else (kept, time.perf_counter() - start)
+
+
 def interpreted_fn(
     checker: Any, dims: dict[str, int], dtype: str, specs: Mapping[str, InputSpec], batch: int
 ) -> tuple[interpret.Interpreted, float] | None:
     """The checker's program as NumPy evaluates it (interpret.py) and the seconds its
     trace took, or None when it should be compiled: not on the CPU, not float64, a large
     batch, or a primitive without a rule. Raises whatever tracing raises."""
-    if not interpreting() or dtype != "float64" or device_kind() != "cpu":
-        return None
-    if batch > INTERPRET_MAX_BATCH or batch * sum(max(1, s.size) for s in specs.values()) > (
-        SMALL_PROGRAM_ELEMENTS
-    ):
+    ready = ready_interpreted_fn(checker, dims, dtype, specs, batch)
+    if ready is not None:
+        return ready
+    if not _interpreted_here(dtype, specs, batch):
         return None
     start = time.perf_counter()
     key = _kept_key(checker, dims, specs)
-    kept = _kept_program(key) if key is not None else None
-    if kept is not None:
-        return kept, time.perf_counter() - start
     closed = _kept_dry_run(checker, dims)
     if closed is None:
         closed = trace_trial(checker, dims, specs)
@@ -195,7 +259,9 @@ def interpreted_fn(
     if fn.steps.trial_bytes > INTERPRET_MAX_TRIAL_BYTES:
         return None
     if key is not None:
-        _keep_program(key, fn, trace_bytes(closed))
+        facts = program_store.trace_facts(checker)
+        _keep_program(key, fn, facts, trace_bytes(closed))
+        _store_program(key, fn, facts)
     return fn, time.perf_counter() - start
 
 

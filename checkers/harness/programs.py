@@ -30,7 +30,11 @@ from typing import Any
 import numpy as np
 
 from checkers.core import InputSpec
-from checkers.harness.interpreted import SMALL_PROGRAM_ELEMENTS, interpreted_fn
+from checkers.harness.interpreted import (
+    SMALL_PROGRAM_ELEMENTS,
+    interpreted_fn,
+    ready_interpreted_fn,
+)
 from checkers.harness.trials import (
     TRACE_LOCK,
     input_dtype,
@@ -162,11 +166,18 @@ def lower(
 
 
 def interpreted_program(
-    checker: Any, dims: dict[str, int], dtype: str, specs: Mapping[str, InputSpec], batch: int
+    checker: Any,
+    dims: dict[str, int],
+    dtype: str,
+    specs: Mapping[str, InputSpec],
+    batch: int,
+    trace: bool = True,
 ) -> Program | None:
     """The checker's program evaluated by NumPy (interpreted.py), or None when it should
-    be compiled. Raises whatever tracing raises, as `lower` does."""
-    got = interpreted_fn(checker, dims, dtype, specs, batch)
+    be compiled (or, without `trace`, when it cannot be had without tracing). Raises
+    whatever tracing raises, as `lower` does."""
+    find = interpreted_fn if trace else ready_interpreted_fn
+    got = find(checker, dims, dtype, specs, batch)
     if got is None:
         return None
     fn, trace_s = got
@@ -292,6 +303,10 @@ def trace_program(
         pending = _PENDING.get(key)
         if pending is not None:
             return pending
+    prog = interpreted_program(checker, dims, dtype, specs, batch, trace=False)
+    if prog is not None:  # no tracing, and on the CPU no JAX
+        _remember(key, prog)
+        return prog
     options = compiler_options(specs, batch, dtype)
     identity = program_store.checker_identity(checker)
     store_key = None

@@ -14,7 +14,6 @@ from typing import Any
 import numpy as np
 
 from checkers.interpret.indexing import dot_general, gather, iota, scatter_add
-from checkers.lazyjax import lax
 
 Rule = Callable[..., Any]
 
@@ -65,8 +64,13 @@ def _logistic(x: np.ndarray) -> np.ndarray:
     return 1 / (1 + np.exp(-x))
 
 
+# `lax.RoundingMethod.TO_NEAREST_EVEN`'s value (AWAY_FROM_ZERO is 0): rules compare the
+# parameter as an integer, so a stored program (stored.py) runs without JAX
+TO_NEAREST_EVEN = 1
+
+
 def _round(x: np.ndarray, *, rounding_method: Any) -> np.ndarray:
-    if int(rounding_method) == int(lax.RoundingMethod.TO_NEAREST_EVEN):
+    if int(rounding_method) == TO_NEAREST_EVEN:
         return np.round(x)
     return np.sign(x) * np.floor(np.abs(x) + 0.5)  # half away from zero
 

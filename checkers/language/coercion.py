@@ -42,8 +42,10 @@ def complex_dtype(dtype: Any) -> Any:
 
 @dataclass(frozen=True)
 class Ctx:
-    dtype: Any = field(default_factory=lambda: jnp.float64)
-    int_dtype: Any = field(default_factory=lambda: jnp.int64)
+    # NumPy's scalar types (the same dtypes as jnp's): a context made to read types alone
+    # (`Evaluator.type_of`) imports no JAX
+    dtype: Any = np.float64
+    int_dtype: Any = np.int64
     # collects the trial's scale and underflows for the comparison (measure.py)
     meter: Any = field(default=None, compare=False)
 

@@ -32,11 +32,13 @@ then ordinary garbage.
 from __future__ import annotations
 
 import functools
+import importlib.metadata
+import importlib.util
 import os
 import weakref
 from typing import Any
 
-from checkers.lazyjax import jax, on_import
+from checkers.lazyjax import jax, loaded, on_import
 from checkers.runtime import program_store
 
 # `checkers.lazyjax` switches float64 on when JAX is imported, and traceback filtering off:
@@ -78,9 +80,31 @@ def configure_compilation_cache(path: str | os.PathLike[str] | None = None) -> s
     return directory
 
 
+def _cpu_only() -> bool:
+    """Whether JAX's backend can only be the CPU, decided without importing JAX:
+    `$JAX_PLATFORMS` names the CPU alone, or nothing installed could give JAX another
+    backend (no plugin: neither the `jax_plugins` namespace package nor an entry point of
+    that group; no libtpu; a jaxlib built without CUDA or ROCm). A process that checks
+    only stored interpreted programs then never imports JAX."""
+    platforms = os.environ.get("JAX_PLATFORMS", "").strip().lower()
+    if platforms:
+        return {p.strip() for p in platforms.split(",") if p.strip()} == {"cpu"}
+    if any(importlib.util.find_spec(m) is not None for m in ("jax_plugins", "libtpu")):
+        return False
+    try:
+        if importlib.metadata.entry_points(group="jax_plugins"):
+            return False
+        jaxlib = importlib.metadata.version("jaxlib")
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return not any(tag in jaxlib for tag in ("cuda", "rocm"))
+
+
 @functools.cache
 def device_kind() -> str:
     """'gpu' when JAX's default backend is a GPU, else 'cpu'."""
+    if not loaded() and _cpu_only():
+        return "cpu"
     backend = jax.default_backend().lower()
     return "gpu" if backend in ("gpu", "cuda", "rocm") else "cpu"
 
@@ -97,7 +121,10 @@ def device_name() -> str:
 
 def trace_cache() -> Any | None:
     """JAX's cache of traced jaxprs (`jax._src.interpreters.partial_eval.trace_to_jaxpr`
-    in jax 0.10), or None when this version of JAX has no such cache."""
+    in jax 0.10), or None when this version of JAX has no such cache (or JAX was never
+    imported: nothing was traced)."""
+    if not loaded():
+        return None
     try:
         from jax._src.interpreters import partial_eval
     except ImportError:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.metadata
 import importlib.util
 import os
 import pickle
@@ -38,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from checkers.lazyjax import jax
+from checkers.tolerance import validate_override
 
 FORMAT = 1
 SUBDIRECTORY = "proofbridge-programs"
@@ -158,6 +160,78 @@ def program_key(
         f"options={sorted(compiler_options.items())}",
     )
     return "\n".join(parts)
+
+
+def trace_facts(checker: Any) -> dict[str, Any]:
+    """What tracing a derived checker's program decided about the checker itself: the
+    tolerance `EXACT` of sides it found exact (checkers.statements.checker). Kept with an
+    interpreted program, and applied by `apply_trace_facts` wherever the program is run
+    without tracing, so that the check compares as the traced one did. (A compiled
+    program is never run untraced by a checker that was not: the derivation's dry run
+    traces the sides wherever programs are compiled.)"""
+    tolerance = getattr(checker, "tolerance", None)
+    if getattr(checker, "kind", None) != "derived" or tolerance is None:
+        return {}
+    return {"tolerance": {"atol": tolerance.atol, "rtol": tolerance.rtol}}
+
+
+def apply_trace_facts(checker: Any, facts: Mapping[str, Any]) -> None:
+    """Decide about `checker` what tracing its program decided (`trace_facts`)."""
+    tolerance = facts.get("tolerance")
+    if tolerance is not None and getattr(checker, "kind", None) == "derived":
+        checker.tolerance = validate_override(tolerance)
+
+
+def interpreted_key(identity: str, dims: Mapping[str, int], specs: Mapping[str, Any]) -> str:
+    """The key of a program NumPy runs (`checkers.interpret.stored`): one trial's
+    flattened jaxpr, whatever the batch, named without importing JAX (its version read
+    from the installed package, since the jaxpr is what that version traced)."""
+    loaded = sys.modules.get("jax")
+    jax_version = loaded.__version__ if loaded is not None else importlib.metadata.version("jax")
+    parts = (
+        "format=interpreted-1",
+        f"jax={jax_version}",
+        f"python={sys.version_info[0]}.{sys.version_info[1]}",
+        f"source={source_hash()}",
+        identity,
+        f"dims={sorted((str(k), int(v)) for k, v in dims.items())}",
+        f"specs={sorted((str(k), repr(v)) for k, v in specs.items())}",
+    )
+    return "\n".join(parts)
+
+
+def load_bytes(key: str) -> bytes | None:
+    """What `save_bytes` filed under `key`, or None (missing, unreadable or foreign)."""
+    path = _path(key)
+    if path is None:
+        return None
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    head, _, payload = data.partition(b"\0")
+    return payload if head == hashlib.sha256(key.encode()).hexdigest().encode() else None
+
+
+def save_bytes(key: str, payload: bytes) -> bool:
+    """File `payload` under `key` (written whole, then renamed into place)."""
+    path = _path(key)
+    if path is None:
+        return False
+    head = hashlib.sha256(key.encode()).hexdigest().encode() + b"\0"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".bin")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(head + payload)
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+    except OSError:
+        return False
+    return True
 
 
 def _path(key: str) -> Path | None:

@@ -23,7 +23,9 @@ UNCHECKED = "Examples.sqrt_sq_abs"
 HEAVY = ("jax", "alembic", "theorem_index.readers", "checkers")
 
 
-def _run(url: str, cwd: Path, *args: str) -> tuple[int, dict, list[str]]:
+def _run(
+    url: str, cwd: Path, *args: str, extra_env: dict[str, str] | None = None
+) -> tuple[int, dict, list[str]]:
     """`main(args)` in a fresh process: exit code, its JSON, and which of JAX, Alembic, the
     readers (with the Lean parser) and the checkers it imported."""
     script = textwrap.dedent(
@@ -39,6 +41,7 @@ def _run(url: str, cwd: Path, *args: str) -> tuple[int, dict, list[str]]:
     )
     env = dict(os.environ, PYTHONPATH=str(REPO), PROOFBRIDGE_DATABASE_URL=url)
     env.pop("PROOFBRIDGE_COVERAGE_STORE", None)
+    env.update(extra_env or {})
     proc = subprocess.run(
         [sys.executable, "-c", script], cwd=cwd, env=env, capture_output=True, text=True
     )
@@ -104,3 +107,29 @@ def test_coverage_asked_again_reads_the_kept_report(checked: str, tmp_path: Path
     assert "checkers" in first[2]
     assert "checkers" not in again[2]
     assert len(list((tmp_path / "var" / "coverage").glob("*.json"))) == 1
+
+
+def _verdicts(results: list[dict]) -> list[tuple]:
+    keep = ("name", "status", "reason", "max_abs_err", "dims", "counterexample", "checker")
+    return [tuple(json.dumps(r.get(k), sort_keys=True) for k in keep) for r in results]
+
+
+def test_check_again_runs_stored_programs_without_jax(checked: str, tmp_path: Path) -> None:
+    # the first check files each interpreted program in the program store; a fresh process
+    # checking the same theorems runs them without tracing, and without importing JAX
+    # while nothing fails (a failure's exact confirmation traces the statement)
+    cache = {"PROOFBRIDGE_JAX_CACHE_DIR": str(tmp_path / "cache")}
+    passing = ["Examples.sqrt_sq_abs", "Examples.sum_fin_prod"]
+    args = ("check", *passing, "--trials", "16", "--json")
+    code, first, heavy = _run(checked, tmp_path, *args, extra_env=cache)
+    assert (code, "jax" in heavy) == (0, True)
+    assert [r["status"] for r in first] == ["pass", "pass"]
+    code, again, heavy = _run(checked, tmp_path, *args, extra_env=cache)
+    assert (code, "jax" in heavy) == (0, False)
+    assert _verdicts(again) == _verdicts(first)
+
+    code, failing, _ = _run(checked, tmp_path, "check", CHECKED, "--json", extra_env=cache)
+    code2, failing2, _ = _run(checked, tmp_path, "check", CHECKED, "--json", extra_env=cache)
+    assert (code, code2) == (1, 1)
+    assert _verdicts(failing2) == _verdicts(failing)
+    assert failing2[0]["counterexample"] is not None

@@ -213,3 +213,20 @@ def test_clauses_of_one_theorem_file_programs_of_their_own(store_dir):
         result = check("Proofs.two_clauses", env, trials=8, seed=0, draws=1)
         assert result.status == "fail" and "clause 2 of 2" in result.reason
     assert len(list(store_dir.glob("*.bin"))) == 2
+
+
+def test_a_stored_program_compares_at_the_tolerance_its_trace_decided(store_dir, tmp_path):
+    # integer sides are compared exactly; a fresh checker running the stored program (no
+    # tracing) takes that tolerance from the store, not the float default
+    from theorem_index import read_paths
+
+    source = tmp_path / "Big.lean"
+    source.write_text(
+        "theorem big_off_by_one : (10 ^ 12 : ℤ) + 1 = 10 ^ 12 := by\n  sorry\n", encoding="utf-8"
+    )
+    decls = [d for doc in read_paths([str(source)]).documents for d in doc.declarations]
+    first = check("big_off_by_one", Environment.from_declarations(decls), trials=8, draws=1)
+    clear_program_cache()
+    again = check("big_off_by_one", Environment.from_declarations(decls), trials=8, draws=1)
+    assert again.stats["programs_loaded"] == 1
+    assert [(r.status, r.atol, r.rtol) for r in (first, again)] == [("fail", 0.0, 0.0)] * 2

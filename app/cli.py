@@ -197,7 +197,8 @@ def cmd_check(args: argparse.Namespace, settings: Settings) -> int:
         proof="unproved" if args.unproved else None,
     )
     with open_session(settings) as session, progress_on_stderr() as progress:
-        proofs = proof_states(session)
+        # the named theorems' states (a check of a few need not read every declaration's)
+        proofs = proof_states(session, args.names or None)
 
         def with_proof(result: dict[str, Any]) -> dict[str, Any]:
             return result | proofs.get(result["name"], ProofState()).to_json()

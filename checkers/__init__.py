@@ -20,6 +20,7 @@ from checkers.harness.check import check, run_checker
 from checkers.harness.description import describe
 from checkers.harness.replay import repro
 from checkers.registry.environment import Environment, UnknownTheorem
+from checkers.registry.lazy import LazyDeclarations
 from checkers.registry.packs import load_checker_packs
 from checkers.registry.registrations import REGISTRY, RegistrationError, Registry, register
 from checkers.result import CheckerInfo, CheckResult, Counterexample, Repro
@@ -41,6 +42,7 @@ __all__ = [
     "Counterexample",
     "DimConstraint",
     "Environment",
+    "LazyDeclarations",
     "InputSpec",
     "RegistrationError",
     "Registry",

@@ -1,6 +1,7 @@
 """Data access: keyword-only functions over a SQLAlchemy session."""
 
 from app.crud.declarations import (
+    current_declaration_names,
     current_declaration_records,
     current_declarations,
     get_current_revision,
@@ -29,6 +30,7 @@ from app.crud.runs import (
 
 __all__ = [
     "counterexamples_for",
+    "current_declaration_names",
     "current_declaration_records",
     "current_declarations",
     "dependencies_of",

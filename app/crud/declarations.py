@@ -134,16 +134,40 @@ def _list(text: str | None) -> list[Any]:
 
 
 def current_declaration_records(
-    session: Session, *, include_removed: bool = False
+    session: Session,
+    *,
+    include_removed: bool = False,
+    names: Sequence[str] | None = None,
+    structure: bool = False,
 ) -> list[Declaration]:
     """`revision_to_declaration` of every declaration's current revision, by name, reading
-    only the columns the records hold (not the parse trees)."""
+    only the columns the records hold (not the parse trees); of those `names` only, or
+    with `structure` of those `checkers`' constructor index may read (constructors, and
+    definitions whose binders name `self`: a superset of `structure_candidate`)."""
     d, r = models.Declaration, models.DeclarationRevision
     columns = [d.name, *(getattr(r, f) for f in _RECORD_FIELDS)]
     columns += [cast(getattr(r, f), Text).label(f) for f in _RECORD_LISTS]
     stmt = _with_current(select(*columns)).order_by(d.name)
     if not include_removed:
         stmt = stmt.where(d.removed.is_(False))
+    if structure:
+        stmt = stmt.where(
+            or_(r.kind == "ctor", and_(r.kind == "def", r.binders.contains("(self : ")))
+        )
+    if names is None:
+        return _records(session, stmt)
+    wanted = sorted(set(names))
+    return [
+        rec
+        for k in range(0, len(wanted), _NAMES_AT_ONCE)
+        for rec in _records(session, stmt.where(d.name.in_(wanted[k : k + _NAMES_AT_ONCE])))
+    ]
+
+
+_NAMES_AT_ONCE = 500
+
+
+def _records(session: Session, stmt: Select[Any]) -> list[Declaration]:
     out = []
     for row in session.execute(stmt):
         fields = dict(row._mapping)
@@ -151,6 +175,14 @@ def current_declaration_records(
             fields[f] = _list(fields[f])
         out.append(_record(fields.pop("name"), SimpleNamespace(**fields)))
     return out
+
+
+def current_declaration_names(session: Session) -> list[str]:
+    """The names of the live declarations (those `current_declaration_records` gives), by
+    name, without reading their revisions."""
+    d = models.Declaration
+    stmt = _with_current(select(d.name)).where(d.removed.is_(False)).order_by(d.name)
+    return list(session.scalars(stmt))
 
 
 def _search(stmt: Select[Any], q: str | None) -> Select[Any]:

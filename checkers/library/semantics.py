@@ -37,6 +37,11 @@ from checkers.language.types import (
 from checkers.language.values import Builtin, Proof
 from checkers.library.complex import COMPLEX
 from checkers.library.counting import COUNTING
+from checkers.library.environment_access import (
+    env_names,
+    lookup_declaration,
+    structure_candidates,
+)
 from checkers.library.lean_core import CORE
 from checkers.library.lists import LISTS
 from checkers.library.mathlib_analysis import ANGLES, EUCLIDEAN, READINGS
@@ -115,25 +120,6 @@ TYPE_NAMES = frozenset(
 VOCABULARY_NAMES = frozenset(_LOADED.origins) | {n for n in ALWAYS_LIBRARY if "." in n}
 
 
-def _lookup_decl(env: Any, name: str) -> Declaration | None:
-    if env is None:
-        return None
-    getter = getattr(env, "get", None)
-    if getter is not None:
-        d = getter(name)
-        return d if isinstance(d, Declaration) else None
-    return None
-
-
-def _env_names(env: Any) -> Iterable[str]:
-    if env is None:
-        return ()
-    names = getattr(env, "names", None)
-    if callable(names):
-        return list(names())
-    return list(env)
-
-
 class Semantics:
     """Constant lookup for one environment of ingested declarations."""
 
@@ -161,7 +147,7 @@ class Semantics:
             # ingested; an unknown name is taken as absent only in the library's
             # namespaces (known.py)
             self._known = KnownNames(
-                [*self.library, *READINGS, *_env_names(self.env)], models=self.library
+                [*self.library, *READINGS, *env_names(self.env)], models=self.library
             )
         return self._known
 
@@ -170,12 +156,12 @@ class Semantics:
         or structure, or a function `T.field` that the library or a declaration defines.
         Which T it is depends on x's type, which only the evaluation knows."""
         if self._fields is None:
-            names = [*self.library, *_env_names(self.env)]
+            names = [*self.library, *env_names(self.env)]
             self._fields = frozenset(n.rsplit(".", 1)[-1] for n in names if "." in n)
         return field in self._fields or field in STRUCTURE_FIELDS or is_structure_field(field)
 
     def declaration(self, name: str) -> Declaration | None:
-        return _lookup_decl(self.env, name)
+        return lookup_declaration(self.env, name)
 
     # --- equations ----------------------------------------------------------
 
@@ -236,11 +222,11 @@ class Semantics:
         if self._ctors is None:
             found: dict[str, list[str]] = {}
             fields: dict[str, list[str]] = {}
-            for n in _env_names(self.env):
-                d = self.declaration(n)
-                if d is not None and d.kind == "ctor":
+            for d in structure_candidates(self.env):
+                n = d.name
+                if d.kind == "ctor":
                     found.setdefault(n.rpartition(".")[0], []).append(n)
-                elif d is not None and _is_projection(d):
+                elif _is_projection(d):
                     fields.setdefault(n.rpartition(".")[0], []).append(n)
             self._ctors = {k: tuple(v) for k, v in found.items()}
             self._fields_of = {k: tuple(v) for k, v in fields.items()}

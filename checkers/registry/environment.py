@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from checkers.core import Checker, Unsupported
 from checkers.registry.binding import StatementBinding, StatementMismatch, bind
+from checkers.registry.lazy import LazyDeclarations, structure_candidate
 from checkers.registry.registrations import REGISTRY, Registry
 from checkers.runtime.jaxsetup import release_abandoned_traces
 from theorem_index.lean import KnownNames
@@ -93,7 +94,10 @@ class Environment:
         derive: DeriveHook | None = _DEFAULT,
         duplicates: tuple[str, ...] = (),
     ) -> None:
-        self._declarations = dict(declarations)
+        # read when first used (lazy.py), or all of them at once
+        self._declarations: Mapping[str, Declaration] = (
+            declarations if isinstance(declarations, LazyDeclarations) else dict(declarations)
+        )
         self._registry = REGISTRY if registry is None else registry
         self._derive = derive
         # (name, prefer) -> (checker or why not, seconds it took to resolve)
@@ -158,6 +162,14 @@ class Environment:
 
     def definitions(self) -> list[Declaration]:
         return [d for d in self._declarations.values() if d.kind not in THEOREM_KINDS]
+
+    def structure_candidates(self) -> list[Declaration]:
+        """The constructors, and the definitions that may be structure fields
+        (`lazy.structure_candidate`), in the declarations' order: all the constructor
+        index reads."""
+        if isinstance(self._declarations, LazyDeclarations):
+            return self._declarations.structure_candidates()
+        return [d for d in self._declarations.values() if structure_candidate(d)]
 
     def equations(self, name: str) -> tuple[str, ...]:
         decl = self._declarations.get(name)

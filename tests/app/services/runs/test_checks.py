@@ -274,3 +274,43 @@ def test_check_seeds_passes_registered_and_reports_unsupported(
             assert r["reason"], r["name"]
     stored = crud.run_results(session, run_id=outcome.run_id)
     assert sorted(r.name for r in stored) == sorted(r["name"] for r in outcome.results)
+
+
+@pytest.mark.slow
+def test_a_few_theorems_are_checked_reading_their_declarations_when_used(
+    session: Session, seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a run of a few theorems reads the declarations they use through sessions of its own
+    # (checkers.registry.lazy); its results are those of a run reading every declaration
+    pytest.importorskip("checkers")
+    from app.services.runs import checks
+
+    ingest_paths(session, paths=[str(seeds_dir), str(Path(__file__).parents[4] / "examples")])
+    names = (
+        "Proofs.vit_rowDenseW_grad_bridge",
+        "Proofs.sum_fin_prod",
+        "Examples.sqrt_sq_draft",
+        "Examples.softmax_pos",
+    )
+    keep = ("name", "status", "reason", "max_abs_err", "dims", "checker", "version")
+
+    def run() -> list[tuple[Any, ...]]:
+        outcome = run_checks(session, params=CheckParams(names=names, trials=16))
+        return [tuple(r[k] for k in keep) for r in outcome.results]
+
+    asked: list[Any] = []
+    read = crud.current_declaration_records
+
+    def counted(session: Session, **kwargs: Any) -> Any:
+        asked.append(kwargs.get("names") if not kwargs.get("structure") else "structure")
+        return read(session, **kwargs)
+
+    monkeypatch.setattr(checks.crud, "current_declaration_records", counted)
+    lazy = run()
+    assert asked and None not in asked  # by name only: never every declaration
+    monkeypatch.setattr(checks, "READ_WHEN_USED_AT_MOST", 0)
+    assert run() == lazy
+    assert None in asked
+    assert {r[0]: r[1] for r in lazy} == dict.fromkeys(names, "pass") | {
+        "Examples.sqrt_sq_draft": "fail"
+    }

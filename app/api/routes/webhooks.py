@@ -14,6 +14,7 @@ Both triggers queue through `app.services.runs.queueing`, as
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import json
@@ -46,6 +47,7 @@ from app.services.ci import (
 )
 from app.services.ci.github_events import BadPayload, read_target
 from app.services.ci.github_report import GitHubContext
+from app.services.ci.github_unchanged import post_unchanged
 from app.services.runs import CheckParams
 from app.settings import Settings
 
@@ -200,7 +202,8 @@ async def create_github_delivery(
     """A GitHub webhook delivery (content type `application/json`). A `push` queues a run
     (202, trigger `github`, commit `after`) over the theorems that changed since they were
     last checked: their statement, or a definition their checker used; when none did, 200
-    with `run` null. A `ping` answers 200. Any other event, and a delivery id already
+    with `run` null (with GitHub credentials, the commit still gets its status from each
+    theorem's newest result). A `ping` answers 200. Any other event, and a delivery id already
     handled, is ignored (202, `ignored` says why). 401 without the right signature, 403
     while PROOFBRIDGE_WEBHOOK_SECRET is unset."""
     body = await request.body()
@@ -252,8 +255,14 @@ async def create_github_delivery(
         return GithubWebhookOut(**out, detail="pong: the webhook's signature is right")
     note = "" if handled.uploaded or commit is None else _not_uploaded(commit)
     if handled.run is None:
+        nothing = handled.nothing or NOTHING_CHANGED
+        if github is not None and (settings.github_token or settings.github_app_id):
+            # the commit still gets its status, from each theorem's newest result
+            site = (settings.public_url or str(request.base_url)).rstrip("/") + "/"
+            context = dataclasses.replace(github, run_url=site, uploaded=handled.uploaded)
+            post_unchanged(settings, context, nothing)
         response.status_code = status.HTTP_200_OK
-        return GithubWebhookOut(**out, detail=(handled.nothing or NOTHING_CHANGED) + note)
+        return GithubWebhookOut(**out, detail=nothing + note)
     response.headers["Location"] = out["url"]
     return GithubWebhookOut(
         **out,

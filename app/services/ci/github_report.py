@@ -44,7 +44,9 @@ __all__ = [
     "comment_body",
     "github_client",
     "install_reporting",
+    "post_not_uploaded",
     "report_run",
+    "result_rows",
 ]
 
 log = logging.getLogger("proofbridge.github")
@@ -136,16 +138,7 @@ def report_run(
     done: list[str] = []
     try:
         if not ctx.uploaded:  # what ran is not this commit's: say so, claim nothing
-            client.create_status(
-                ctx.repo,
-                ctx.sha,
-                state="error",
-                description=f"no documents were uploaded at {ctx.sha[:12]} before the "
-                "delivery: nothing of this commit was checked (POST /ingest?commit= first)",
-                context=CONTEXT,
-                target_url=ctx.run_url,
-            )
-            return ["status (nothing uploaded at the commit)"]
+            return [post_not_uploaded(client, ctx)]
         summary = _summary(run)
         client.create_status(
             ctx.repo,
@@ -208,9 +201,28 @@ def install_reporting(settings: Settings) -> None:
     FINISH_LISTENERS["github"] = report
 
 
+def post_not_uploaded(client: GitHubClient, ctx: GitHubContext) -> str:
+    """An `error` status for a commit no documents were uploaded at: what was checked (if
+    anything) is not this commit's, so nothing is claimed about it."""
+    client.create_status(
+        ctx.repo,
+        ctx.sha,
+        state="error",
+        description=f"no documents were uploaded at {ctx.sha[:12]} before the "
+        "delivery: nothing of this commit was checked (POST /ingest?commit= first)",
+        context=CONTEXT,
+        target_url=ctx.run_url,
+    )
+    return "status (nothing uploaded at the commit)"
+
+
 def _rows(session: Session, run_id: int) -> list[dict[str, Any]]:
-    results = views.results_out(session, crud.run_results(session, run_id=run_id))
-    rows = [r.model_dump(mode="json") for r in results]
+    return result_rows(session, crud.run_results(session, run_id=run_id))
+
+
+def result_rows(session: Session, results: Sequence[models.Result]) -> list[dict[str, Any]]:
+    """The results as the API shows them, each with its theorem's proof state."""
+    rows = [r.model_dump(mode="json") for r in views.results_out(session, results)]
     proofs = proof_states(session, [r["name"] for r in rows])
     return [r | proofs.get(r["name"], ProofState()).to_json() for r in rows]
 

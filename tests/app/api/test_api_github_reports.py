@@ -224,3 +224,69 @@ def test_a_commit_nothing_was_uploaded_at_gets_an_error_status_only(
     assert (status["sha"], status["state"]) == (HEAD1, "error")
     assert "no documents were uploaded" in status["description"]
     assert not fake.check_runs and not fake.comments
+
+
+def test_a_commit_after_which_nothing_changed_still_gets_its_status(
+    reporting: TestClient, github: tuple[FakeGitHub, str, str]
+) -> None:
+    # a branch protection that requires the `proofbridge` status must not wait for ever
+    fake = github[0]
+    _ingest(reporting, HEAD1_SOURCE, HEAD1)
+    _event(reporting, "pull_request", _pull_request("opened", HEAD1), "d-u1")
+    _wait(lambda: len(fake.comments.get(PR, [])) == 1)
+    comment = dict(fake.comments[PR][0])
+    first = [c for c in fake.check_runs.values() if c["head_sha"] == HEAD1]
+
+    _ingest(reporting, HEAD1_SOURCE, HEAD2)  # the same sources at the next commit
+    payload = _pull_request("synchronize", HEAD2)
+    answer = deliver(reporting, payload, event="pull_request", delivery="d-u2")
+    assert answer.status_code == 200 and answer.json()["run"] is None
+    _wait(lambda: any(c["head_sha"] == HEAD2 for c in fake.check_runs.values()))
+    (status,) = [s for s in fake.statuses if s["sha"] == HEAD2]
+    assert status["state"] == "failure"  # `apart` still fails, as last checked
+    assert status["description"].startswith("no theorem changed since it was last checked")
+    assert " fail" in status["description"] and len(status["description"]) <= 140
+    assert status["target_url"] == "https://proofbridge.example.org/"
+    (check,) = [c for c in fake.check_runs.values() if c["head_sha"] == HEAD2]
+    assert check["conclusion"] == "failure"
+    placed = {(n["path"], n["start_line"], n["title"]) for n in check["annotations"]}
+    assert placed == {(n["path"], n["start_line"], n["title"]) for n in first[0]["annotations"]}
+    assert fake.comments[PR] == [comment]  # the comment speaks of runs: left as it is
+
+
+def test_an_unchanged_commit_whose_theorems_all_pass_gets_success(
+    reporting: TestClient, github: tuple[FakeGitHub, str, str]
+) -> None:
+    fake = github[0]
+    clean = "theorem ok (x : ℝ) : x + 0 = x := by simp\n"
+    _ingest(reporting, clean, HEAD1)
+    push = {"after": HEAD1, "repository": {"full_name": REPO}, "installation": {"id": INSTALLATION}}
+    _event(reporting, "push", push, "d-c1")
+    _wait(lambda: any(s["sha"] == HEAD1 for s in fake.statuses))
+    _ingest(reporting, clean, HEAD2)
+    payload = _pull_request("opened", HEAD2)
+    answer = deliver(reporting, payload, event="pull_request", delivery="d-c2")
+    assert answer.status_code == 200 and answer.json()["run"] is None
+    _wait(lambda: any(c["head_sha"] == HEAD2 for c in fake.check_runs.values()))
+    (status,) = [s for s in fake.statuses if s["sha"] == HEAD2]
+    assert status["state"] == "success"
+    assert status["description"].endswith("as last checked: 1 pass")
+    (check,) = [c for c in fake.check_runs.values() if c["head_sha"] == HEAD2]
+    assert (check["conclusion"], check["annotations"]) == ("success", [])
+    assert PR not in fake.comments
+
+
+def test_an_unchanged_commit_nothing_was_uploaded_at_gets_an_error_status(
+    reporting: TestClient, github: tuple[FakeGitHub, str, str]
+) -> None:
+    fake = github[0]
+    _ingest(reporting, PROOF_SOURCE, BASE)
+    _event(reporting, "push", {"after": BASE, "repository": {"full_name": REPO}}, "d-n1")
+    _wait(lambda: any(s["sha"] == BASE for s in fake.statuses))
+    answer = deliver(
+        reporting, _pull_request("opened", HEAD1), event="pull_request", delivery="d-n2"
+    )
+    assert answer.status_code == 200 and answer.json()["run"] is None
+    _wait(lambda: any(s["sha"] == HEAD1 for s in fake.statuses))
+    (status,) = [s for s in fake.statuses if s["sha"] == HEAD1]
+    assert status["state"] == "error" and "no documents were uploaded" in status["description"]

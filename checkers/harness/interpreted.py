@@ -11,6 +11,7 @@ program of the first dims draw of a check at the default seed and keeps it here
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import threading
 import time
@@ -92,9 +93,14 @@ def _kept_key(checker: Any, dims: Mapping[str, int], specs: Mapping[str, InputSp
     )
 
 
-def _store_key(key: tuple[Any, ...]) -> str:
+def _store_key(key: tuple[Any, ...]) -> str | None:
+    """The program store's key of a kept program's, None where it cannot be named (JAX's
+    version unknown: no store)."""
     identity, dims, specs = key
-    return program_store.interpreted_key(identity, dict(dims), dict(specs))
+    try:
+        return program_store.interpreted_key(identity, dict(dims), dict(specs))
+    except importlib.metadata.PackageNotFoundError:
+        return None
 
 
 def _kept_program(key: Any, checker: Any) -> Any | None:
@@ -115,9 +121,8 @@ def _kept_program(key: Any, checker: Any) -> Any | None:
 
 
 def _stored_program(key: Any) -> tuple[Any, dict[str, Any], int] | None:
-    if program_store.directory() is None:
-        return None
-    data = program_store.load_bytes(_store_key(key))
+    name = _store_key(key) if program_store.directory() is not None else None
+    data = program_store.load_bytes(name) if name is not None else None
     if data is None:
         return None
     try:
@@ -134,13 +139,14 @@ def _stored_program(key: Any) -> tuple[Any, dict[str, Any], int] | None:
 def _store_program(key: Any, fn: interpret.Interpreted, facts: dict[str, Any]) -> None:
     """File the program in the program store (when it is on and the program has a plain
     form), so that a later process runs it without JAX."""
-    if program_store.directory() is None:
+    name = _store_key(key) if program_store.directory() is not None else None
+    if name is None:
         return
     try:
         data = stored.dumps(fn, facts)
     except stored.Unstorable:
         return
-    program_store.save_bytes(_store_key(key), data)
+    program_store.save_bytes(name, data)
 
 
 def _keep_program(key: Any, fn: Any, facts: dict[str, Any], size: int) -> None:

@@ -14,8 +14,10 @@ number; a scatter-add's combining jaxpr (always addition: the rule adds) is left
 parameter of any other JAX type makes the program `Unstorable`: it is then traced again
 by every process, as before, never run from a guess.
 
-Loading unpickles, through an unpickler that admits NumPy's arrays and dtypes, this
-module's classes and a few built-in types, and nothing else.
+Loading unpickles, through an unpickler that admits what rebuilds NumPy's arrays, scalars
+and dtypes, this module's two classes and a few built-in types, and nothing else. (The
+store's directory must still be writable only by the service: its compiled executables
+are unpickled as JAX serializes them.)
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import builtins
 import enum
 import io
 import pickle
+import zlib
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
@@ -94,6 +97,14 @@ def plain(step: str, key: str, value: Any) -> Any:
     raise Unstorable(f"{step}: parameter {key} is a {type(value).__module__}.{kind}")
 
 
+def _native(dtype: np.dtype[Any]) -> str:
+    """The dtype's NumPy name; a dtype NumPy has no name for (ml_dtypes' bfloat16 reads
+    back as raw bytes) makes the program `Unstorable`."""
+    if dtype.type.__module__.split(".")[0] != "numpy" or np.dtype(dtype.str) != dtype:
+        raise Unstorable(f"a value of dtype {dtype}")
+    return dtype.str
+
+
 def record(program: Interpreted, facts: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The program as plain data, with `facts` (plain data its user keeps beside it)
     (raises `Unstorable`)."""
@@ -106,7 +117,7 @@ def record(program: Interpreted, facts: Mapping[str, Any] | None = None) -> dict
         "fixed": dict(s.fixed),
         "inputs": list(s.inputs),
         "outputs": list(s.outputs),
-        "checks": {slot: (shape, dtype.str) for slot, (shape, dtype) in s.checks.items()},
+        "checks": {slot: (shape, _native(dtype)) for slot, (shape, dtype) in s.checks.items()},
         "drop": list(s.drop),
         "trial_bytes": s.trial_bytes,
         "steps": [
@@ -150,28 +161,43 @@ def restore(data: dict[str, Any]) -> Interpreted:
 
 
 def dumps(program: Interpreted, facts: Mapping[str, Any] | None = None) -> bytes:
-    """The program's bytes on disk, `facts` beside it (raises `Unstorable`)."""
-    return pickle.dumps(record(program, facts), protocol=pickle.HIGHEST_PROTOCOL)
+    """The program's bytes on disk, `facts` beside it, compressed (the constants of a
+    corpus's programs shrink about fivefold) (raises `Unstorable`)."""
+    data = pickle.dumps(record(program, facts), protocol=pickle.HIGHEST_PROTOCOL)
+    return zlib.compress(data, 1)
 
 
 _BUILTINS = frozenset({"complex", "slice", "frozenset", "set", "tuple", "list", "dict"})
+# what NumPy's arrays, scalars and dtypes are rebuilt by (numpy 1 and 2 spellings), and
+# nothing else of NumPy's: some of its functions run code, load libraries or write files
+_NUMPY = frozenset(
+    (module, name)
+    for core in ("numpy.core", "numpy._core")
+    for module, name in (
+        (f"{core}.multiarray", "_reconstruct"),
+        (f"{core}.multiarray", "scalar"),
+        (f"{core}.numeric", "_frombuffer"),
+    )
+) | {("numpy", "dtype"), ("numpy", "ndarray")}
+_STORED = frozenset({"GatherNumbers", "ScatterNumbers"})
 
 
 class _Unpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
-        if module.split(".")[0] == "numpy" or (module == __name__ and name in _STORED):
+        if (module, name) in _NUMPY or (module == __name__ and name in _STORED):
             return super().find_class(module, name)
         if module == "builtins" and name in _BUILTINS:
             return getattr(builtins, name)
         raise pickle.UnpicklingError(f"a stored program may not name {module}.{name}")
 
 
-_STORED = frozenset({"GatherNumbers", "ScatterNumbers"})
-
-
 def loads(data: bytes) -> tuple[Interpreted, dict[str, Any]]:
     """The program stored as `data`, and the facts stored beside it (raises on anything
     else)."""
+    try:
+        data = zlib.decompress(data)
+    except zlib.error as exc:
+        raise InterpretError(f"not a stored program: {exc}") from None
     loaded = _Unpickler(io.BytesIO(data)).load()
     if not isinstance(loaded, dict):
         raise InterpretError("not a stored program")

@@ -1,9 +1,9 @@
 """Data access: keyword-only functions over a SQLAlchemy session."""
 
 from app.crud.declarations import (
-    current_declaration_names,
     current_declaration_records,
     current_declarations,
+    current_revision_ids,
     get_current_revision,
     get_declaration,
     list_declarations,
@@ -30,8 +30,8 @@ from app.crud.runs import (
 
 __all__ = [
     "counterexamples_for",
-    "current_declaration_names",
     "current_declaration_records",
+    "current_revision_ids",
     "current_declarations",
     "dependencies_of",
     "flaky_seeds",

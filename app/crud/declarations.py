@@ -137,34 +137,41 @@ def current_declaration_records(
     session: Session,
     *,
     include_removed: bool = False,
-    names: Sequence[str] | None = None,
+    revisions: Sequence[int] | None = None,
     structure: bool = False,
 ) -> list[Declaration]:
     """`revision_to_declaration` of every declaration's current revision, by name, reading
-    only the columns the records hold (not the parse trees); of those `names` only, or
-    with `structure` of those `checkers`' constructor index may read (constructors, and
-    definitions whose binders name `self`: a superset of `structure_candidate`)."""
+    only the columns the records hold (not the parse trees); or of the given `revisions`
+    (ids, as `current_revision_ids` gave them: what was current then, removed since or
+    not); with `structure`, of those `checkers`' constructor index may read only
+    (constructors, and definitions whose binders name `self`: a superset of
+    `structure_candidate`)."""
     d, r = models.Declaration, models.DeclarationRevision
     columns = [d.name, *(getattr(r, f) for f in _RECORD_FIELDS)]
     columns += [cast(getattr(r, f), Text).label(f) for f in _RECORD_LISTS]
-    stmt = _with_current(select(*columns)).order_by(d.name)
-    if not include_removed:
-        stmt = stmt.where(d.removed.is_(False))
+    if revisions is None:
+        stmt = _with_current(select(*columns))
+        if not include_removed:
+            stmt = stmt.where(d.removed.is_(False))
+    else:
+        stmt = select(*columns).join(r, r.declaration_id == d.id)
+    stmt = stmt.order_by(d.name)
     if structure:
         stmt = stmt.where(
             or_(r.kind == "ctor", and_(r.kind == "def", r.binders.contains("(self : ")))
         )
-    if names is None:
+    if revisions is None:
         return _records(session, stmt)
-    wanted = sorted(set(names))
-    return [
+    wanted = sorted(set(revisions))
+    found = [
         rec
-        for k in range(0, len(wanted), _NAMES_AT_ONCE)
-        for rec in _records(session, stmt.where(d.name.in_(wanted[k : k + _NAMES_AT_ONCE])))
+        for k in range(0, len(wanted), _IDS_AT_ONCE)
+        for rec in _records(session, stmt.where(r.id.in_(wanted[k : k + _IDS_AT_ONCE])))
     ]
+    return sorted(found, key=lambda rec: rec.name)
 
 
-_NAMES_AT_ONCE = 500
+_IDS_AT_ONCE = 500
 
 
 def _records(session: Session, stmt: Select[Any]) -> list[Declaration]:
@@ -177,12 +184,13 @@ def _records(session: Session, stmt: Select[Any]) -> list[Declaration]:
     return out
 
 
-def current_declaration_names(session: Session) -> list[str]:
-    """The names of the live declarations (those `current_declaration_records` gives), by
-    name, without reading their revisions."""
-    d = models.Declaration
-    stmt = _with_current(select(d.name)).where(d.removed.is_(False)).order_by(d.name)
-    return list(session.scalars(stmt))
+def current_revision_ids(session: Session) -> dict[str, int]:
+    """name -> the id of its current revision, for the live declarations (those
+    `current_declaration_records` gives), by name: what to read them by later, as they
+    are now, whatever is ingested meanwhile."""
+    d, r = models.Declaration, models.DeclarationRevision
+    stmt = _with_current(select(d.name, r.id)).where(d.removed.is_(False)).order_by(d.name)
+    return {str(name): int(rid) for name, rid in session.execute(stmt)}
 
 
 def _search(stmt: Select[Any], q: str | None) -> Select[Any]:

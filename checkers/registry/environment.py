@@ -163,6 +163,14 @@ class Environment:
     def definitions(self) -> list[Declaration]:
         return [d for d in self._declarations.values() if d.kind not in THEOREM_KINDS]
 
+    @property
+    def read_failure(self) -> BaseException | None:
+        """The first failure to read declarations that are read when first used (None:
+        none, or all were read at once): checks run since may have missed some."""
+        if isinstance(self._declarations, LazyDeclarations):
+            return self._declarations.failure
+        return None
+
     def structure_candidates(self) -> list[Declaration]:
         """The constructors, and the definitions that may be structure fields
         (`lazy.structure_candidate`), in the declarations' order: all the constructor

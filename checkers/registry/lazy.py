@@ -19,7 +19,14 @@ from typing import Any
 
 from theorem_index.model import Declaration
 
-__all__ = ["LazyDeclarations", "structure_candidate"]
+__all__ = ["DeclarationsUnavailable", "LazyDeclarations", "structure_candidate"]
+
+
+class DeclarationsUnavailable(RuntimeError):
+    """Reading declarations failed (the database went away, say). The environment keeps
+    the first such failure (`LazyDeclarations.failure`): whoever runs checks in it must
+    not record what a check concluded without the declarations it could not read."""
+
 
 # Records read one name at a time before the rest are read at once: past this many, a
 # caller is walking the corpus and one read is cheaper than thousands.
@@ -50,6 +57,15 @@ class LazyDeclarations(Mapping[str, Declaration]):
         self._complete = False
         self._singles = 0
         self._lock = threading.Lock()
+        self.failure: BaseException | None = None
+
+    def _reading(self, read: Callable[[], Iterable[Declaration]]) -> list[Declaration]:
+        try:
+            return list(read())
+        except Exception as exc:
+            if self.failure is None:
+                self.failure = exc
+            raise DeclarationsUnavailable(f"reading the declarations failed: {exc}") from exc
 
     def _take(self, records: Iterable[Declaration], asked: Iterable[str]) -> None:
         got = {d.name: d for d in records if d.name in self._names}
@@ -61,7 +77,7 @@ class LazyDeclarations(Mapping[str, Declaration]):
     def _read_all(self) -> None:
         with self._lock:
             if not self._complete:
-                self._take(self._fetch(None), self._order)
+                self._take(self._reading(lambda: self._fetch(None)), self._order)
                 self._complete = True
 
     def __getitem__(self, name: str) -> Declaration:
@@ -74,7 +90,7 @@ class LazyDeclarations(Mapping[str, Declaration]):
                 with self._lock:
                     if name not in self._read:
                         self._singles += 1
-                        self._take(self._fetch([name]), [name])
+                        self._take(self._reading(lambda: self._fetch([name])), [name])
         decl = self._read[name]
         if decl is None:
             raise KeyError(name)
@@ -101,7 +117,7 @@ class LazyDeclarations(Mapping[str, Declaration]):
         """Every declaration `structure_candidate` holds for, in the names' order."""
         if self._complete:
             return [d for d in self.values() if structure_candidate(d)]
-        records = [d for d in self._structure() if d.name in self._names]
+        records = [d for d in self._reading(self._structure) if d.name in self._names]
         with self._lock:
             self._take(records, ())
         return [d for d in records if structure_candidate(d)]

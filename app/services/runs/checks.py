@@ -107,22 +107,39 @@ def build_environment(
     """`checkers.Environment` over every live declaration's current revision: read at once,
     or, for a `selection` of at most READ_WHEN_USED_AT_MOST theorems, each when first used
     (through sessions of their own on the same database, so that reading never holds a
-    transaction open across the run's writes)."""
+    transaction open across the run's writes), each as it was when the environment was
+    built."""
     lazy = getattr(backend, "LazyDeclarations", None)  # a backend without one reads all
     if lazy is None or selection is None or len(selection) > READ_WHEN_USED_AT_MOST:
         return backend.Environment.from_declarations(crud.current_declaration_records(session))
     bind = session.get_bind()
+    # each declaration read later as it is now: a statement ingested during the run is
+    # not mixed with the definitions it was checked against
+    pinned = crud.current_revision_ids(session)
 
     def fetch(names: Sequence[str] | None) -> list[Any]:
+        wanted = pinned.values() if names is None else [pinned[n] for n in names if n in pinned]
         with Session(bind) as reading:
-            return crud.current_declaration_records(reading, names=names)
+            return crud.current_declaration_records(reading, revisions=list(wanted))
 
     def structure() -> list[Any]:
         with Session(bind) as reading:
-            return crud.current_declaration_records(reading, structure=True)
+            return crud.current_declaration_records(
+                reading, revisions=list(pinned.values()), structure=True
+            )
 
-    names = crud.current_declaration_names(session)
+    names = list(pinned)
     return backend.Environment(lazy(names, fetch, structure))
+
+
+def _checked(backend: Any, env: Any, name: str, params: CheckParams) -> dict[str, Any]:
+    """`check_one`, refused (the run fails) where the environment could not read a
+    declaration the check needed: its verdict would not be the theorem's."""
+    payload = check_one(backend, env, name, params)
+    failure = getattr(env, "read_failure", None)
+    if failure is not None:
+        raise SelectionError(f"reading the declarations failed while checking {name}: {failure}")
+    return payload
 
 
 # --- runs ----------------------------------------------------------------------------
@@ -236,7 +253,7 @@ def execute_run(
                 jax_cache_dir=None if cache is None else str(cache),
             )
         else:  # each result recorded as soon as it is known
-            batches = ([check_one(backend, env, name, params)] for name in names)
+            batches = ([_checked(backend, env, name, params)] for name in names)
         worker = worker_name(trigger_role(run.trigger))
         for batch in batches:
             # a batch (what one worker answered at once) is recorded in one transaction: a

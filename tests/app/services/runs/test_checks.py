@@ -302,15 +302,52 @@ def test_a_few_theorems_are_checked_reading_their_declarations_when_used(
     read = crud.current_declaration_records
 
     def counted(session: Session, **kwargs: Any) -> Any:
-        asked.append(kwargs.get("names") if not kwargs.get("structure") else "structure")
+        asked.append(kwargs.get("revisions") if not kwargs.get("structure") else "structure")
         return read(session, **kwargs)
 
     monkeypatch.setattr(checks.crud, "current_declaration_records", counted)
     lazy = run()
-    assert asked and None not in asked  # by name only: never every declaration
+    assert asked and None not in asked  # by revision only: never every declaration
     monkeypatch.setattr(checks, "READ_WHEN_USED_AT_MOST", 0)
     assert run() == lazy
     assert None in asked
     assert {r[0]: r[1] for r in lazy} == dict.fromkeys(names, "pass") | {
         "Examples.sqrt_sq_draft": "fail"
     }
+
+
+def test_declarations_read_when_used_are_read_as_they_were_when_the_run_began(
+    session: Session,
+) -> None:
+    pytest.importorskip("checkers")
+    from app.services.runs import checks
+
+    doc = [theorem("Proofs.t1"), definition("Proofs.d", "x * 2")]
+    ingest_batch(session, batch=batch(document("Proofs/A.lean", doc)))
+    env = checks.build_environment(session, checks.load_backend(), selection=["Proofs.t1"])
+    changed = [theorem("Proofs.t1"), definition("Proofs.d", "x * 3")]
+    ingest_batch(session, batch=batch(document("Proofs/A.lean", changed)))
+    session.commit()
+    assert env.get("Proofs.d").equations == ("Proofs.d x = x * 2",)
+    assert "Proofs.d x = x * 3" in crud.current_declaration_records(session)[0].equations
+
+
+def test_a_run_that_cannot_read_its_declarations_fails_recording_nothing(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("checkers")
+    from app.services.runs import checks
+
+    _ingest(session, theorem("Proofs.t1"), definition("Proofs.d"))
+    read = crud.current_declaration_records
+
+    def broken(session: Session, **kwargs: Any) -> Any:
+        if kwargs.get("revisions") is not None:
+            raise RuntimeError("the database went away")
+        return read(session, **kwargs)
+
+    monkeypatch.setattr(checks.crud, "current_declaration_records", broken)
+    outcome = run_checks(session, params=CheckParams(names=("Proofs.t1",), trials=8))
+    assert outcome.error is not None and "the database went away" in outcome.error
+    assert outcome.results == []
+    assert crud.run_results(session, run_id=outcome.run_id) == []

@@ -85,7 +85,8 @@ class Watcher:
         self.warm = warm or WarmEnvironment()
         self.on_result = on_result
         self.stamps: dict[Path, dict[Path, Stamp]] = {}
-        self.unsettled: dict[Path, Stamp] = {}  # changed at the last look, not yet read
+        # by root: the files changed at the last look, not yet read, with their stamps
+        self.unsettled: dict[Path, dict[Path, Stamp]] = {}
 
     def start(self) -> IngestReport:
         """Ingest every path as `proofbridge ingest` would; remember the files' stamps."""
@@ -110,15 +111,15 @@ class Watcher:
             changed = {f: stamp for f, stamp in now.items() if before.get(f) != stamp}
             # a file is read once its stamp held still for one look: one caught between an
             # editor truncating it and writing it is read when the writing is done
-            saved = sorted(f for f, stamp in changed.items() if self.unsettled.get(f) == stamp)
-            for f in now:
-                self.unsettled.pop(f, None)
-            self.unsettled.update((f, stamp) for f, stamp in changed.items() if f not in saved)
+            waiting = self.unsettled.setdefault(root, {})
+            saved = sorted(f for f, stamp in changed.items() if waiting.get(f) == stamp)
+            waiting.clear()
+            waiting.update((f, stamp) for f, stamp in changed.items() if f not in saved)
             gone += [str(f) for f in sorted(set(before) - set(now))]
             self.stamps[root] = {
-                f: before[f] if f in self.unsettled else stamp
+                f: before[f] if f in waiting else stamp
                 for f, stamp in now.items()
-                if f not in self.unsettled or f in before
+                if f not in waiting or f in before
             }
             if saved:
                 batches.append(read_files_under(root, saved))

@@ -102,7 +102,11 @@ def report_unchanged(
         failing = sum(counts[s] for s in FAILING)
         shown = ("pass", "fail", "error", "unsupported", "unchecked")
         summary = ", ".join(f"{counts[s]} {s}" for s in shown if counts[s])
-        description = f"no theorem changed since it was last checked; as last checked: {summary}"
+        # the whole corpus's state, not a run's: said so, since a run's status speaks of
+        # the theorems it checked only
+        description = (
+            f"no theorem changed since it was last checked; all theorems as last checked: {summary}"
+        )
         client.create_status(
             ctx.repo,
             ctx.sha,

@@ -8,8 +8,8 @@ once (which fills the store of compiled programs and JAX's cache), then alternat
 times: `proofbridge check Proofs.vit_rowDenseW_grad_bridge` as a fresh process, and the
 upstream `check_jacobians.py` (NumPy only, 30 finite-difference checks) as a fresh process,
 each timed whole (from the process's start to its exit). Reports the medians, their ratio,
-and the parts of the fresh check measured inside one such process (`-X importtime` for
-importing JAX; the CLI's own import).
+whether the fresh check imported JAX (it need not: its interpreted programs are in the
+store), and the cost of importing JAX and the CLI, each in a process of its own.
 
 Target (issue: the author's loop): the fresh check no slower than the upstream script.
 Results go to bench/RESULTS.md with the machine and date.
@@ -60,6 +60,14 @@ def _import_ms(module: str, env: dict[str, str]) -> float:
     return float("nan")
 
 
+def _imports_jax(cmd: list[str], env: dict[str, str]) -> bool:
+    """Whether `cmd` (a Python command) imports JAX (`-X importtime` lists it)."""
+    proc = subprocess.run(
+        [cmd[0], "-X", "importtime", *cmd[1:]], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    return any(line.rsplit("|", 1)[-1].strip() == "jax" for line in proc.stderr.splitlines())
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("tree", type=Path)
@@ -99,6 +107,7 @@ def main() -> int:
             "fresh_check_median_s": round(statistics.median(ours), 3),
             "upstream_script_median_s": round(statistics.median(theirs), 3),
             "ratio": round(statistics.median(ours) / statistics.median(theirs), 2),
+            "fresh_check_imports_jax": _imports_jax([*cli, "check", NAME], env),
             "import_jax_ms": round(_import_ms("jax", env), 1),
             "import_cli_ms": round(_import_ms("app.cli", env), 1),
         }

@@ -29,6 +29,7 @@ from typing import Any
 
 from checkers.language.values import Builtin
 from checkers.registry.packs import distribution, installed
+from checkers.runtime.program_store import add_pack_package
 
 __all__ = ["GROUP", "Library", "Pack", "VocabularyError", "build_library", "load_packs"]
 
@@ -88,6 +89,8 @@ def _load(ep: metadata.EntryPoint) -> Pack:
             f"the vocabulary {where} gave {type(bad[0]).__name__} {bad[0]!r}, not a "
             "checkers.language.values.Builtin"
         )
+    # the pack's sources name the programs stored for checks that use its constants
+    add_pack_package(ep.value.partition(":")[0].strip().partition(".")[0])
     return Pack(ep.name, ep.value, dist, items)
 
 

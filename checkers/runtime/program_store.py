@@ -63,7 +63,8 @@ def directory() -> str | None:
 
 def add_pack_package(package: str) -> None:
     """Store the programs of the registered checkers defined under `package` (a checker
-    pack's top-level package, loaded before any check), its sources in `source_hash`."""
+    or vocabulary pack's top-level package or module, loaded before any check), its
+    sources in `source_hash`: a pack changed gives its programs new keys."""
     _PACK_PACKAGES.add(package)
     source_hash.cache_clear()
 
@@ -85,8 +86,13 @@ def source_hash() -> str:
         _hash_tree(h, root, root / package)
     for package in sorted(_PACK_PACKAGES):
         spec = importlib.util.find_spec(package)
-        for place in (spec.submodule_search_locations or ()) if spec is not None else ():
+        if spec is None:
+            continue
+        for place in spec.submodule_search_locations or ():
             _hash_tree(h, Path(place).resolve().parent, Path(place).resolve())
+        if not spec.submodule_search_locations and spec.origin and spec.origin.endswith(".py"):
+            module = Path(spec.origin).resolve()  # a pack that is one module, not a package
+            h.update(f"{package}.py".encode() + b"\0" + module.read_bytes() + b"\0")
     return h.hexdigest()
 
 

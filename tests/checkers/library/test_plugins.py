@@ -176,3 +176,27 @@ def test_refuse_pack_giving_something_other_than_builtins(tmp_path: Path) -> Non
         "VocabularyError: the vocabulary entry point 'odd' (odd_vocab:X) of the distribution "
         "odd_vocab gave int 1, not a checkers.language.values.Builtin"
     ) in out.stderr
+
+
+def test_a_vocabulary_packs_source_names_the_stored_programs(tmp_path: Path) -> None:
+    # a program that evaluates a pack's constant is keyed by the pack's source: upgrading
+    # the pack never runs a program built from its old code
+    _distribution(tmp_path, "team_vocab", "team_vocab", PACK, "team = team_vocab:BUILTINS\n")
+    code = """
+        from checkers.library.plugins import load_packs
+        from checkers.runtime import program_store
+
+        load_packs()
+        print("team_vocab" in program_store._PACK_PACKAGES, program_store.source_hash())
+    """
+    first = _run(tmp_path, code)
+    assert first.returncode == 0, first.stderr
+    (tmp_path / "team_vocab.py").write_text(
+        textwrap.dedent(PACK).replace("(1 + 5 ** 0.5) / 2", "(1 + 5 ** 0.5) / 2 + 0")
+    )
+    again = _run(tmp_path, code)
+    assert again.returncode == 0, again.stderr
+    known, before = first.stdout.split()
+    assert known == "True"
+    assert again.stdout.split() == ["True", again.stdout.split()[1]]
+    assert again.stdout.split()[1] != before

@@ -161,8 +161,8 @@ def restore(data: dict[str, Any]) -> Interpreted:
 
 
 def dumps(program: Interpreted, facts: Mapping[str, Any] | None = None) -> bytes:
-    """The program's bytes on disk, `facts` beside it, compressed (the constants of a
-    corpus's programs shrink about fivefold) (raises `Unstorable`)."""
+    """The program's bytes on disk, `facts` beside it, compressed (the upstream tree's
+    programs: 355 MB, 150 MB compressed) (raises `Unstorable`)."""
     data = pickle.dumps(record(program, facts), protocol=pickle.HIGHEST_PROTOCOL)
     return zlib.compress(data, 1)
 

@@ -216,8 +216,9 @@ def test_clauses_of_one_theorem_file_programs_of_their_own(store_dir):
 
 
 def test_a_stored_program_compares_at_the_tolerance_its_trace_decided(store_dir, tmp_path):
-    # integer sides are compared exactly; a fresh checker running the stored program (no
-    # tracing) takes that tolerance from the store, not the float default
+    # integer sides are compared exactly; a fresh checker running the stored program (not
+    # traced for it) still compares so: where programs are compiled, the derivation's dry
+    # run traces the sides and decides the tolerance (the compiled store keeps no facts)
     from theorem_index import read_paths
 
     source = tmp_path / "Big.lean"

@@ -243,12 +243,10 @@ def ready_interpreted_fn(
 def interpreted_fn(
     checker: Any, dims: dict[str, int], dtype: str, specs: Mapping[str, InputSpec], batch: int
 ) -> tuple[interpret.Interpreted, float] | None:
-    """The checker's program as NumPy evaluates it (interpret.py) and the seconds its
-    trace took, or None when it should be compiled: not on the CPU, not float64, a large
-    batch, or a primitive without a rule. Raises whatever tracing raises."""
-    ready = ready_interpreted_fn(checker, dims, dtype, specs, batch)
-    if ready is not None:
-        return ready
+    """The checker's program as NumPy evaluates it (interpret.py), traced (the caller has
+    looked for it with `ready_interpreted_fn`), and the seconds its trace took; or None
+    when it should be compiled: not on the CPU, not float64, a large batch, or a
+    primitive without a rule. Raises whatever tracing raises."""
     if not _interpreted_here(dtype, specs, batch):
         return None
     start = time.perf_counter()

@@ -173,9 +173,10 @@ def interpreted_program(
     batch: int,
     trace: bool = True,
 ) -> Program | None:
-    """The checker's program evaluated by NumPy (interpreted.py), or None when it should
-    be compiled (or, without `trace`, when it cannot be had without tracing). Raises
-    whatever tracing raises, as `lower` does."""
+    """The checker's program evaluated by NumPy (interpreted.py): kept or stored (without
+    `trace`), or traced (with it, once that found none); None when it should be compiled
+    or, without `trace`, when it cannot be had without tracing. Raises whatever tracing
+    raises, as `lower` does."""
     find = interpreted_fn if trace else ready_interpreted_fn
     got = find(checker, dims, dtype, specs, batch)
     if got is None:

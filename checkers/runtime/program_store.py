@@ -226,18 +226,24 @@ def save_bytes(key: str, payload: bytes) -> bool:
         return False
     head = hashlib.sha256(key.encode()).hexdigest().encode() + b"\0"
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".bin")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(head + payload)
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        _write_whole(path, head + payload)
     except OSError:
         return False
     return True
+
+
+def _write_whole(path: Path, data: bytes) -> None:
+    """Write `data` to a file beside `path`, then rename it into place: a reader finds the
+    old file, the new one whole, or none."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".bin")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 def _path(key: str) -> Path | None:
@@ -322,15 +328,7 @@ def save(key: str, compiled: Any) -> bool:
     try:
         payload, in_tree, out_tree = serialize_executable.serialize(compiled)
         record = {"key": key, "payload": payload, "in_tree": in_tree, "out_tree": out_tree}
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".bin")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                pickle.dump(record, f, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        _write_whole(path, pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL))
     except Exception:
         return False
     return True

@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -35,6 +35,11 @@ from app.migrate import SchemaNotReady, upgrade_database
 from app.runtime import load_settings, open_database, open_session
 from app.settings import Settings
 from app.token import TokenError
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from app.services.runs import RunOutcome
 
 __all__ = ["build_parser", "main", "parse_dims", "version"]
 
@@ -181,7 +186,6 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_check(args: argparse.Namespace, settings: Settings) -> int:
-    from app.services.ci import junit_xml, sarif_document, sarif_json, source_lines
     from app.services.reading.proofs import ProofState, proof_states
     from app.services.runs import CheckParams, run_checks
 
@@ -215,15 +219,31 @@ def cmd_check(args: argparse.Namespace, settings: Settings) -> int:
             jobs=args.jobs,
         )
         outcome.results[:] = [with_proof(r) for r in outcome.results]
-        names = [r["name"] for r in outcome.results]
-        root = settings.source_root or os.getcwd()
-        locations = source_lines(session, names=names, root=root)
+        reports = _reports(args, outcome, session, settings)
     if args.json:
         print(dumps(outcome.results))
     else:
         print_check_summary(outcome)
     if outcome.error is not None:
         say(f"proofbridge: error: run {outcome.run_id} failed: {outcome.error}", file=sys.stderr)
+    for option, path, body in reports:
+        try:
+            path.write_bytes(body)
+        except OSError as exc:
+            raise UsageError(f"cannot write {option} {path}: {exc.strerror}") from None
+    return outcome.exit_code
+
+
+def _reports(
+    args: argparse.Namespace, outcome: RunOutcome, session: Session, settings: Settings
+) -> list[tuple[str, Path, bytes]]:
+    """The files `--junit` and `--sarif` ask for: (option, path, contents)."""
+    if args.junit is None and args.sarif is None:
+        return []
+    from app.services.ci import junit_xml, sarif_document, sarif_json, source_lines
+
+    names = [r["name"] for r in outcome.results]
+    locations = source_lines(session, names=names, root=settings.source_root or os.getcwd())
     reports = []
     if args.junit is not None:
         reports.append(("--junit", args.junit, junit_xml(outcome.results, locations=locations)))
@@ -232,12 +252,7 @@ def cmd_check(args: argparse.Namespace, settings: Settings) -> int:
             outcome.results, locations=locations, automation_id=f"proofbridge/run/{outcome.run_id}"
         )
         reports.append(("--sarif", args.sarif, sarif_json(sarif).encode()))
-    for option, path, body in reports:
-        try:
-            path.write_bytes(body)
-        except OSError as exc:
-            raise UsageError(f"cannot write {option} {path}: {exc.strerror}") from None
-    return outcome.exit_code
+    return reports
 
 
 def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:

@@ -4,14 +4,16 @@ and the missing vocabulary ranked by the theorems each name would unlock."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.cli_output import dumps, say
 from app.db import get_sessionmaker
 from app.runtime import open_database
-from app.schemas import CoverageOut
 from app.settings import Settings
 from app.visible import visible
+
+if TYPE_CHECKING:  # the schemas load only when the command runs
+    from app.schemas import CoverageOut
 
 __all__ = ["add_coverage_parser", "cmd_coverage", "print_coverage"]
 

@@ -9,7 +9,6 @@ import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TextIO
 
-from app import schemas
 from app.plain_json import jsonable
 from app.services.ingestion import describe_document_kinds
 from app.services.reading.proofs import (
@@ -22,7 +21,8 @@ from app.services.reading.proofs import (
 from app.visible import visible
 from theorem_index.model import UNKNOWN, IngestError
 
-if TYPE_CHECKING:  # the services load only when a command uses them
+if TYPE_CHECKING:  # the schemas and services load only when a command uses them
+    from app import schemas
     from app.services.ingestion import IngestReport
     from app.services.runs import Replay, RunOutcome
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from app.services.ci.locations import SourceLine, repository_path, source_lines
     from app.services.ci.sarif import sarif_document, sarif_json
 else:
-    from app.services.lazy import lazy_exports
+    from theorem_index.lazy import lazy_exports
 
     __getattr__ = lazy_exports(
         __name__,

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from app.services.coverage.report import CoverageReporter, coverage_report
     from app.services.coverage.store import CoverageStore, code_identity
 else:
-    from app.services.lazy import lazy_exports
+    from theorem_index.lazy import lazy_exports
 
     __getattr__ = lazy_exports(
         __name__,

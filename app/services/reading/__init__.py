@@ -28,7 +28,7 @@ if TYPE_CHECKING:
         theorem_summary,
     )
 else:
-    from app.services.lazy import lazy_exports
+    from theorem_index.lazy import lazy_exports
 
     __getattr__ = lazy_exports(
         __name__,

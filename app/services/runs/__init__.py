@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     )
     from app.services.runs.warm import WarmChecker, WarmEnvironment, declarations_fingerprint
 else:
-    from app.services.lazy import lazy_exports
+    from theorem_index.lazy import lazy_exports
 
     __getattr__ = lazy_exports(
         __name__,

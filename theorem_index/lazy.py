@@ -1,6 +1,6 @@
 """Package facades that import on first use.
 
-A services package names its public parts in `__all__`, and each is imported from the
+A package names its public parts in `__all__`, and each is imported from the
 module that defines it only when first asked for: importing the package, or one module
 of it, loads none of the others, nor what they import (the checkers and JAX, the
 readers and the Lean parser). Type checkers read the package's `TYPE_CHECKING` imports

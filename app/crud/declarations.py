@@ -156,13 +156,14 @@ def current_declaration_records(
     else:
         stmt = select(*columns).join(r, r.declaration_id == d.id)
     stmt = stmt.order_by(d.name)
+    shape = or_(r.kind == "ctor", and_(r.kind == "def", r.binders.contains("(self : ")))
     if structure:
-        stmt = stmt.where(
-            or_(r.kind == "ctor", and_(r.kind == "def", r.binders.contains("(self : ")))
-        )
+        stmt = stmt.where(shape)
     if revisions is None:
         return _records(session, stmt)
     wanted = sorted(set(revisions))
+    if structure:  # narrowed in one read of ids first, so that few are then read by id
+        wanted = sorted(set(wanted).intersection(session.scalars(select(r.id).where(shape))))
     found = [
         rec
         for k in range(0, len(wanted), _IDS_AT_ONCE)

@@ -9,7 +9,10 @@ times: `proofbridge check Proofs.vit_rowDenseW_grad_bridge` as a fresh process, 
 upstream `check_jacobians.py` (NumPy only, 30 finite-difference checks) as a fresh process,
 each timed whole (from the process's start to its exit). Reports the medians, their ratio,
 whether the fresh check imported JAX (it need not: its interpreted programs are in the
-store), and the cost of importing JAX and the CLI, each in a process of its own.
+store), and the cost of importing JAX and the CLI, each in a process of its own. Each round
+also times the floor of the stack a check stands on: a process that only imports NumPy,
+SQLAlchemy's ORM and pydantic-settings (the array library, the data layer and the
+settings), and does nothing else.
 
 Target (issue: the author's loop): the fresh check no slower than the upstream script.
 Results go to bench/RESULTS.md with the machine and date.
@@ -91,8 +94,10 @@ def main() -> int:
         )
         first, out = _timed([*cli, "check", NAME], ROOT, env)
         print(f"first check (fills the store): {first:.2f} s: {out.splitlines()[0][:100]}")
-        ours, theirs = [], []
+        ours, theirs, floor = [], [], []
+        stack = [sys.executable, "-c", "import numpy, sqlalchemy.orm, pydantic_settings"]
         for _ in range(args.runs):
+            floor.append(_timed(stack, ROOT, env)[0])
             t, out = _timed([*cli, "check", NAME], ROOT, env)
             assert out.startswith("PASS"), out
             ours.append(t)
@@ -107,6 +112,8 @@ def main() -> int:
             "fresh_check_median_s": round(statistics.median(ours), 3),
             "upstream_script_median_s": round(statistics.median(theirs), 3),
             "ratio": round(statistics.median(ours) / statistics.median(theirs), 2),
+            "stack_floor_median_s": round(statistics.median(floor), 3),
+            "stack_floor_ratio": round(statistics.median(floor) / statistics.median(theirs), 2),
             "fresh_check_imports_jax": _imports_jax([*cli, "check", NAME], env),
             "import_jax_ms": round(_import_ms("jax", env), 1),
             "import_cli_ms": round(_import_ms("app.cli", env), 1),

@@ -67,6 +67,18 @@ def test_resolve_notation_names_to_constants() -> None:
     assert r.constants == ("Nat", "Real")
 
 
+def test_resolve_pipes_to_application() -> None:
+    # `f <| x`, `f $ x` and `x |> f` are `f x`, as Lean elaborates them; a partial
+    # application takes the argument last; the canonical text keeps what was written
+    f, g, x, a = Var("f"), Var("g"), Var("x"), Var("a")
+    names = {"f", "g", "x", "a"}
+    assert _resolve("f <| g <| x", names).term == App(f, (App(g, (x,)),))
+    assert _resolve("x |> g |> f", names).term == App(f, (App(g, (x,)),))
+    assert _resolve("f $ x", names).term == App(f, (x,))
+    assert _resolve("f a <| x", names).term == App(f, (a, x))
+    assert print_term(parse_term("f <| g <| x")) == "f <| g <| x"
+
+
 def test_resolve_records_unknown_constant_without_failing() -> None:
     r = _resolve("frobnicate x", {"x"})
     assert r.unknown == ("frobnicate",)

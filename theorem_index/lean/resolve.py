@@ -308,7 +308,16 @@ def _app(r: Resolver, t: App, scope: Mapping[str, str | None]) -> Term:
 
 
 def _binop(r: Resolver, t: BinOp, scope: Mapping[str, str | None]) -> Term:
-    return BinOp(t.op, r.term(t.lhs, scope), r.term(t.rhs, scope), span=t.span)
+    lhs, rhs = r.term(t.lhs, scope), r.term(t.rhs, scope)
+    if t.op in _PIPES:  # `f <| x` and `x |> f` are `f x`: application, as Lean elaborates them
+        fn, arg = (lhs, rhs) if t.op == "<|" else (rhs, lhs)
+        if isinstance(fn, App):  # `f a <| x` is `f a x`
+            return App(fn.fn, (*fn.args, arg), span=t.span)
+        return App(fn, (arg,), span=t.span)
+    return BinOp(t.op, lhs, rhs, span=t.span)
+
+
+_PIPES = frozenset(("<|", "|>"))  # `$` is read as `<|` (parser.py)
 
 
 def _prefix(r: Resolver, t: Prefix, scope: Mapping[str, str | None]) -> Term:

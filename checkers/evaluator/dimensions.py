@@ -46,8 +46,20 @@ def type_dim_exprs(t: S.Term | None) -> tuple[list[S.Term], S.Term | None]:
         rank = array_rank(name) if name else None
         if rank is not None and len(args) == rank:
             return dims + list(args), S.Const("Real")
+        if name == "Matrix" and len(args) == 3:  # `Matrix m n α` is `m → n → α` (Mathlib)
+            sizes = [_fin_size(a) for a in args[:2]]
+            if None not in sizes:
+                return dims + [sz for sz in sizes if sz is not None], args[2]
         return dims, t
     return dims, None
+
+
+def _fin_size(t: S.Term) -> S.Term | None:
+    """n, where `t` is `Fin n`."""
+    while isinstance(t, S.Paren):
+        t = t.term
+    h, args = head_and_args(t)
+    return args[0] if const_name(h) == "Fin" and len(args) == 1 else None
 
 
 def unify_expected(

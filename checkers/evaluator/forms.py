@@ -18,7 +18,17 @@ from checkers.language.coercion import TYPED_RANK, coerce, host_constant
 from checkers.language.complex import modulus
 from checkers.language.errors import EvalError, NotSupported, UntypedNumeral
 from checkers.language.notation import INDEX_NOTATION, field_function
-from checkers.language.types import TFin, TFun, TList, TNat, TProd, Ty, kind_of
+from checkers.language.types import (
+    TFin,
+    TFun,
+    TList,
+    TNat,
+    TProd,
+    Ty,
+    const_name,
+    head_and_args,
+    kind_of,
+)
 from checkers.language.values import (
     Among,
     Arr,
@@ -34,6 +44,9 @@ from checkers.language.values import (
 )
 from checkers.lazyjax import jnp
 from theorem_index.lean import syntax as S
+
+# array types whose declared name says where their field notation looks (`A.det`)
+DECLARED_NAMESPACES = frozenset({"Matrix"})
 
 if TYPE_CHECKING:
     from checkers.language.host import Env, Host
@@ -160,8 +173,17 @@ class Forms:
         if isinstance(v, Arr):
             if f == "isLt":
                 return Proof("isLt")
-            ns = self._namespace(v)
-            return self.apply(field_function(self.constant(f"{ns}.{f}"), v), [v])
+            # the namespace of its declared type where a definition states it (`E₆.det` is
+            # `Matrix.det E₆`: `def E₆ : Matrix …`), else the one its shape suggests
+            declared = _declared_head(self, base)
+            for ns in dict.fromkeys(n for n in (declared, self._namespace(v)) if n):
+                try:
+                    fn = self.constant(f"{ns}.{f}")
+                except NotSupported:
+                    if ns == declared:
+                        continue
+                    raise
+                return self.apply(field_function(fn, v), [v])
         if isinstance(v, Builtin):
             return self.constant(f"{v.name}.{f}")
         if hasattr(v, "field"):  # a value that knows its own fields (a finset)
@@ -213,6 +235,24 @@ class Forms:
             sz = expected.sz if isinstance(expected, TFin) else None
             a, b = (coerce(x, ek or "real", self.ctx, sz) for x in (a, b))
         return A.select(c, a, b, self.ctx)
+
+
+def _declared_head(ev: Host, t: S.Term) -> str | None:
+    """The head of the type a definition declares for `t`, where `t` is the definition
+    (or its application to all its explicit arguments) and the type is an array's that
+    names its own namespace (`Matrix (Fin 2) (Fin 2) ℤ`)."""
+    head, args = head_and_args(t)
+    if not isinstance(head, S.Const):
+        return None
+    try:
+        fn = ev.lib.lookup(head.name)
+    except NotSupported:
+        return None
+    result = getattr(fn, "result", None)
+    if result is None or len(args) != fn.min_args() or getattr(fn, "extra", ()):
+        return None
+    name = const_name(head_and_args(result)[0])
+    return name if name in DECLARED_NAMESPACES else None
 
 
 def stack(vals: list[Arr], kind: str, ctx: Any) -> Arr:

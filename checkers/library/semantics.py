@@ -107,7 +107,7 @@ PROOF_TERMS = frozenset(
 )
 # Names that only occur as types or as the domain of a big operator.
 TYPE_NAMES = frozenset(
-    {"Fin", "Finset.univ", "Finset.range", "Type", "EuclideanSpace"}
+    {"Fin", "Finset.univ", "Finset.range", "Type", "EuclideanSpace", "Matrix"}
     | set(ARRAY_TYPES)
     | {"Proofs.DepthwiseKernel"}
     | NUMBER_NAMES

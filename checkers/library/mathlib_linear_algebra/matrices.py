@@ -135,7 +135,11 @@ def _star(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
     return x
 
 
-def _of(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
+def _of(ev: Evaluator, args: tuple[Any, ...]) -> Any:
+    """`Matrix.of f` is f (Mathlib's `of : (m → n → α) ≃ Matrix m n α` is the identity):
+    a function of the indices stays one until a type with the sizes tabulates it."""
+    if not isinstance(args[0], Arr):
+        return args[0]
     (a,) = _entries(ev, args, "Matrix.of", (2,))
     return a
 
@@ -265,7 +269,8 @@ MATRICES: tuple[Builtin, ...] = (
     Builtin("Matrix.trace", 1, _trace),
     Builtin("Matrix.transpose", 1, _transpose),
     Builtin("Matrix.diagonal", 1, _diagonal),
-    Builtin("Matrix.of", 1, _of),
+    # the type expected of `Matrix.of f` is f's (`!![…]`'s numerals are typed by it)
+    Builtin("Matrix.of", 1, _of, arg_expect=lambda k, expected: expected),
     Builtin("Matrix.det", 1, _det),
     Builtin("Matrix.adjugate", 1, _adjugate),
     # the modelled entries (ℝ, ℤ, ℕ) have the trivial star: the conjugate transpose is the

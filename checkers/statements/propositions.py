@@ -58,6 +58,10 @@ MAX_UNFOLD = 4
 LEAVES = ("=", "≤", "≥", "<", ">", "≠", "↔")
 
 
+# the sets of every element of their type: `∀ x ∈ Set.univ, p x` is `∀ x, p x`
+_WHOLE_TYPE = frozenset({"Finset.univ", "Set.univ"})
+
+
 @dataclass(frozen=True)
 class Clause:
     """One conjunct: `statement` is `∀ .., P → .. → A R B` over the theorem's binders;
@@ -174,7 +178,7 @@ class _Walker:
         assert t.bound is not None
         op, rhs = t.bound
         names = [n for b in t.binders for n in b.names]
-        if op == "∈" and const_name(strip(rhs)) == "Finset.univ":
+        if op == "∈" and const_name(strip(rhs)) in _WHOLE_TYPE:  # every element: no bound
             return (_Step("∀", t.binders),)
         if op == "∈":
             head, args = head_and_args(strip(rhs))
@@ -182,7 +186,7 @@ class _Walker:
             if kinds is None or len(args) != sum(k is not None for k in kinds):
                 raise _Refused(
                     "a ∀ bounded by a set the evaluator cannot sample from (it samples "
-                    "Finset.univ and the intervals Set.Icc, Set.Ioo, ...): "
+                    "Finset.univ, Set.univ and the intervals Set.Icc, Set.Ioo, ...): "
                     f"∀ {', '.join(names)} ∈ {print_term(rhs)}"
                 )
         elif op not in ("<", "≤", ">", "≥", "≠", "∉"):

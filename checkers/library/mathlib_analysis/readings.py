@@ -16,6 +16,9 @@ leaves unchecked, so that a pass never says more than was tested.
   `∀ x, f (x + c) = f x` and `= -f x`, at sampled x.
 - `Monotone`, `Antitone`, `StrictMono`, `StrictAnti` (Mathlib/Order/Monotone/Defs.lean),
   and their `…On s` forms on an interval: the defining implication at sampled pairs.
+- `ConvexOn ℝ s f`, `ConcaveOn`, `StrictConvexOn`, `StrictConcaveOn`
+  (Mathlib/Analysis/Convex/Function.lean): the defining inequality at sampled x, y of s and
+  weights a and 1 - a; that s is convex (the definition's first conjunct) is not checked.
 
 Each body is typed at ℝ → ℝ: a statement over another type (ℂ, a generic space not
 instantiated at ℝ) does not unfold, and says why.
@@ -77,6 +80,7 @@ def _explicit_names(binders: str) -> list[list[str]]:
 _DERIV = "Mathlib/Analysis/Calculus/Deriv/Basic.lean"
 _PERIODIC = "Mathlib/Algebra/Periodic.lean"
 _MONOTONE = "Mathlib/Order/Monotone/Defs.lean"
+_CONVEX = "Mathlib/Analysis/Convex/Function.lean"
 _DIFFERENTIABLE = (
     "read as deriv f x = f' (Lean's deriv, 0 where f is not differentiable): that {} is "
     "differentiable at x is not checked"
@@ -104,6 +108,23 @@ def _monotone(name: str, rel: str, flip: bool) -> list[Reading]:
         ),
     ]
     return out
+
+
+def _convex(name: str, strict: bool, concave: bool) -> Reading:
+    """`ConvexOn 𝕜 s f` and its kin (Mathlib/Analysis/Convex/Function.lean) at 𝕜 = ℝ:
+    the defining inequality at sampled x, y of s and weights a, b = 1 - a (Mathlib's
+    weights are any with a + b = 1, which independent draws would almost never meet)."""
+    lt = "<" if strict else "≤"
+    mixed, chord = "f (a * x + (1 - a) * y)", "a * f x + (1 - a) * f y"
+    lhs, rhs = (chord, mixed) if concave else (mixed, chord)
+    apart = "x ≠ y → " if strict else ""
+    return Reading(
+        name,
+        "(𝕜 : Type) (s : Set ℝ) (f : ℝ → ℝ)",
+        f"∀ x ∈ s, ∀ y ∈ s, {apart}∀ a : ℝ, 0 {lt} a → a {lt} 1 → {lhs} {lt} {rhs}",
+        "checked at sampled x, y of s and weights a, 1 - a only; that s is convex is not checked",
+        _CONVEX,
+    )
 
 
 _ALL: list[Reading] = [
@@ -139,6 +160,10 @@ _ALL: list[Reading] = [
     *_monotone("Antitone", "≤", True),
     *_monotone("StrictMono", "<", False),
     *_monotone("StrictAnti", "<", True),
+    _convex("ConvexOn", strict=False, concave=False),
+    _convex("ConcaveOn", strict=False, concave=True),
+    _convex("StrictConvexOn", strict=True, concave=False),
+    _convex("StrictConcaveOn", strict=True, concave=True),
 ]
 
 READINGS: dict[str, Reading] = {r.name: r for r in _ALL}

@@ -39,6 +39,15 @@ STATEMENTS = {
     "cos_strictAntiOn": ("", "StrictAntiOn Real.cos (Set.Icc 0 Real.pi)"),
     "cos_strictAntiOn_wrong": ("", "StrictAntiOn Real.cos (Set.Icc 0 (2 * Real.pi))"),
     "neg_antitone": ("", "Antitone (fun x : ℝ => -x)"),
+    # convexity: Set.univ is every real; a linear function is convex, not strictly
+    "mul_log_convexOn": ("", "ConvexOn ℝ (Set.Ici (0 : ℝ)) (fun x ↦ x * Real.log x)"),
+    "exp_strictConvexOn": ("", "StrictConvexOn ℝ Set.univ Real.exp"),
+    "sqrt_concaveOn": ("", "ConcaveOn ℝ (Set.Ici (0 : ℝ)) Real.sqrt"),
+    "log_strictConcaveOn": ("", "StrictConcaveOn ℝ (Set.Ioi 0) Real.log"),
+    "linear_convexOn": ("", "ConvexOn ℝ Set.univ (fun x : ℝ => 2 * x + 1)"),
+    "log_convexOn_wrong": ("", "ConvexOn ℝ (Set.Ioi (0 : ℝ)) Real.log"),
+    "sq_concaveOn_wrong": ("", "ConcaveOn ℝ Set.univ (fun x : ℝ => x ^ 2)"),
+    "linear_strictConvexOn_wrong": ("", "StrictConvexOn ℝ Set.univ (fun x : ℝ => 2 * x + 1)"),
     # Mathlib's arcsin is constant outside [-1, 1]; arccos = π/2 - arcsin; tan = sin / cos
     "arcsin_le": ("(x : ℝ)", "Real.arcsin x ≤ Real.pi / 2"),
     "sin_arcsin": ("(x : ℝ) (h1 : -1 ≤ x) (h2 : x ≤ 1)", "Real.sin (Real.arcsin x) = x"),
@@ -74,6 +83,11 @@ def env():
         "cos_strictAntiOn",
         "neg_antitone",
         "arcsin_deriv",
+        "mul_log_convexOn",
+        "exp_strictConvexOn",
+        "sqrt_concaveOn",
+        "log_strictConcaveOn",
+        "linear_convexOn",
     ],
 )
 def test_true_reading_passes_saying_what_it_leaves_out(env, name: str) -> None:
@@ -93,6 +107,9 @@ def test_true_reading_passes_saying_what_it_leaves_out(env, name: str) -> None:
         "cos_strictAntiOn_wrong",
         "sin_arcsin_wrong",
         "arcsin_deriv_wrong",
+        "log_convexOn_wrong",
+        "sq_concaveOn_wrong",
+        "linear_strictConvexOn_wrong",
     ],
 )
 def test_wrong_statement_fails_confirmed(env, name: str) -> None:

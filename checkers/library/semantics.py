@@ -44,7 +44,7 @@ from checkers.library.environment_access import (
 )
 from checkers.library.lean_core import CORE
 from checkers.library.lists import LISTS
-from checkers.library.mathlib_analysis import ANGLES, EUCLIDEAN, READINGS
+from checkers.library.mathlib_analysis import ANGLES, EUCLIDEAN, GAMMA, READINGS
 from checkers.library.mathlib_linear_algebra import MATRICES, MATRIX_FUNCTIONS
 from checkers.library.nnreal import NNREAL
 from checkers.library.plugins import build_library, load_packs
@@ -68,18 +68,19 @@ BASE: tuple[Builtin, ...] = (
     *COMPLEX,
     *NNREAL,
     *ANGLES,
+    *GAMMA,
     *EUCLIDEAN,
 )
 # ... with every installed project's vocabulary pack (entry points, plugins.py).
 _LOADED = build_library(BASE, load_packs())
 LIBRARY: dict[str, Builtin] = dict(_LOADED.builtins)
 
-# (Mathlib's matrix functions, ℂ, ℝ≥0, angles and Euclidean spaces too: their ingested
-# definitions go through linear maps, series, quotients (`Function.Periodic.lift`) and
+# (Mathlib's matrix functions, ℂ, ℝ≥0, angles, Euclidean spaces and Gamma too: their ingested
+# definitions go through linear maps, series, integrals, quotients (`Function.Periodic.lift`) and
 # subtypes the evaluator does not model; the library computes them directly)
 ALWAYS_LIBRARY = frozenset(
     {"Proofs.pdiv", "Proofs.pdivMat", "fderiv", "deriv", *MATRIX_FUNCTIONS}
-) | frozenset(b.name for b in (*COMPLEX, *NNREAL, *ANGLES, *EUCLIDEAN) if "." in b.name)
+) | frozenset(b.name for b in (*COMPLEX, *NNREAL, *ANGLES, *EUCLIDEAN, *GAMMA) if "." in b.name)
 # Lean core's proof terms, passed where a proof is expected (`correct := fun _ => rfl`)
 # and Lean core's lemmas that the corpus passes as arguments (`Fin.cast (congrArg (N * ·)
 # (Nat.mul_assoc oc h w))`)

@@ -12,7 +12,7 @@ subterm typed as a matrix, a vector, a number or unknown from the binders' types
 - a numeral beside a matrix in `+`, `-` or a relation is `Matrix.scalarOf A c` (c on the
   diagonal), and `(c : Matrix n n α)` is `Matrix.diagonal fun _ => c`;
 - `v ⬝ᵥ w`, `A *ᵥ v`, `v ᵥ* A` and the field notations `A.det`, `A.trace`,
-  `A.transpose`, `A.mulVec v`, `v.vecMul A` name their functions;
+  `A.diag`, `A.transpose`, `A.mulVec v`, `v.vecMul A` name their functions;
 - binder types `Matrix a b α` become `a → b → α`, so the sampler draws arrays.
 
 Where an operand of `*`, `⁻¹` or `^` beside a matrix cannot be typed (a function the
@@ -38,6 +38,7 @@ _SCALARS = REAL_NAMES | INT_NAMES | NAT_NAMES
 _FIELDS = {
     "det": "Matrix.det",
     "trace": "Matrix.trace",
+    "diag": "Matrix.diag",
     "transpose": "Matrix.transpose",
     "conjTranspose": "Matrix.conjTranspose",
     "adjugate": "Matrix.adjugate",
@@ -56,6 +57,7 @@ _ARGUMENTS = {
     "dotProduct": (VECTOR, VECTOR),
     "Matrix.dotProduct": (VECTOR, VECTOR),
     "Matrix.trace": (MATRIX,),
+    "Matrix.diag": (MATRIX,),
     "Matrix.transpose": (MATRIX,),
     "Matrix.conjTranspose": (MATRIX,),
     "Matrix.diagonal": (VECTOR,),

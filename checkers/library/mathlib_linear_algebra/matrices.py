@@ -7,8 +7,8 @@ and refuses one whose operands it cannot type.
 
 - `Matrix.mul A B` (Mathlib's `A * B`, Mathlib/Data/Matrix/Mul.lean): `∑ j, A i j * B j k`.
 - `Matrix.mulVec A v` (`A *ᵥ v`), `Matrix.vecMul v A` (`v ᵥ* A`), `dotProduct v w`
-  (`v ⬝ᵥ w`), `Matrix.trace A` (`∑ i, A i i`), `Matrix.transpose A` (`Aᵀ`),
-  `Matrix.diagonal d`, `Matrix.of f` (f itself).
+  (`v ⬝ᵥ w`), `Matrix.trace A` (`∑ i, A i i`), `Matrix.diag A` (`fun i => A i i`),
+  `Matrix.transpose A` (`Aᵀ`), `Matrix.diagonal d`, `Matrix.of f` (f itself).
 - `Matrix.det A` (Mathlib/LinearAlgebra/Matrix/Determinant/Basic.lean): Leibniz's sum
   over permutations, products and sums only, so a trial's determinant of exact entries
   is evaluated exactly when a failure is confirmed (a factorisation would not be).
@@ -104,6 +104,11 @@ def _trace(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
     a = _square(ev, args, "Matrix.trace")
     _sums(ev, a)
     return call_vectorised(lambda x: jnp.einsum("ii->", x), [a], kind=a.kind, dom=())
+
+
+def _diag(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
+    a = _square(ev, args, "Matrix.diag")
+    return call_vectorised(lambda x: jnp.einsum("ii->i", x), [a], kind=a.kind, dom=a.dom[:1])
 
 
 def _transpose(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
@@ -267,6 +272,7 @@ MATRICES: tuple[Builtin, ...] = (
     Builtin("dotProduct", 2, _dot),
     Builtin("Matrix.dotProduct", 2, _dot),
     Builtin("Matrix.trace", 1, _trace),
+    Builtin("Matrix.diag", 1, _diag),
     Builtin("Matrix.transpose", 1, _transpose),
     Builtin("Matrix.diagonal", 1, _diagonal),
     # the type expected of `Matrix.of f` is f's (`!![…]`'s numerals are typed by it)
@@ -289,6 +295,7 @@ MATRIX_FUNCTIONS: dict[str, str] = {
     "dotProduct": "scalar",
     "Matrix.dotProduct": "scalar",
     "Matrix.trace": "scalar",
+    "Matrix.diag": "vector",
     "Matrix.transpose": "matrix",
     "Matrix.diagonal": "matrix",
     "Matrix.of": "matrix",

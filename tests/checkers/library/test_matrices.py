@@ -53,6 +53,8 @@ STATEMENTS = {
     "det_fin_zero": ("(A : Matrix (Fin 0) (Fin 0) ℝ)", "A.det = 1"),
     "det_literal": ("(a b c d : ℝ)", "Matrix.det !![a, b; c, d] = a * d - b * c"),
     "sub_self": ("{m n : Type*} (A : Matrix m n ℤ)", "A - A = 0"),
+    "diag_transpose": (f"{SQ} (A : Matrix n n ℝ)", "Matrix.diag Aᵀ = A.diag"),
+    "trace_is_diag_sum": (f"{SQ} (A : Matrix n n ℝ)", "A.trace = ∑ i : n, A.diag i"),
     # mutants: commuted, transposed, additive determinant, inverse without its hypothesis,
     # a power off by one
     "mul_comm_wrong": (f"{SQ} (A B : Matrix n n ℝ)", "A * B = B * A"),
@@ -67,6 +69,7 @@ STATEMENTS = {
         "{n : Type*} [Fintype n] {R : Type*} [CommRing R] [StarRing R] (A B : Matrix n n R)",
         "(A * B)ᴴ = Aᴴ * Bᴴ",
     ),
+    "diag_mul_wrong": (f"{SQ} (A B : Matrix n n ℝ)", "(A * B).diag = fun i => A.diag i * B.diag i"),
     "det_literal_wrong": ("(a b c d : ℝ)", "Matrix.det !![a, b; c, d] = a * d + b * c"),
     "mul_adjugate_wrong": (f"{SQ} (A : Matrix n n ℝ)", "A * Matrix.adjugate A = 1"),
     "diagonal_mul_wrong": (

@@ -39,6 +39,7 @@ MATHLIB_MATRIX = definition(
 
 STATEMENTS = {
     "tri_diag": ("(n : ℕ) (i : Fin n)", "Proofs.Tri n i i = 2"),
+    "tri_diag_vector": ("(n : ℕ)", "(Proofs.Tri n).diag = 2"),
     "tri_off_diag_nonpos": ("(n : ℕ) (i j : Fin n) (h : i ≠ j)", "Proofs.Tri n i j ≤ 0"),
     "tri_transpose": ("(n : ℕ)", "(Proofs.Tri n).transpose = Proofs.Tri n"),
     "tri_two": ("", "Proofs.Tri 2 = !![2, -1; -1, 2]"),
@@ -51,12 +52,13 @@ STATEMENTS = {
     "tri_nonpos_wrong": ("(n : ℕ) (i j : Fin n)", "Proofs.Tri n i j ≤ 0"),
     "tri_two_wrong": ("", "Proofs.Tri 2 = !![2, -1; 0, 2]"),
     "g_entry_wrong": ("", "Proofs.G 1 0 = -3"),
+    "skew_diag_wrong": ("(n : ℕ) (h : 1 ≤ n)", "(Proofs.Skew n).diag = -2"),
     "g_det_wrong": ("", "Proofs.G.det = 7"),
     "g_symm_wrong": ("", "Proofs.G.transpose = Proofs.G"),
     "skew_transpose_wrong": ("(n : ℕ) (h : 2 ≤ n)", "(Proofs.Skew n).transpose = Proofs.Skew n"),
 }
-PASSING = ["tri_diag", "tri_off_diag_nonpos", "tri_transpose", "tri_two", "g_entry", "g_det",
-           "g_transpose_transpose"]  # fmt: skip
+PASSING = ["tri_diag", "tri_diag_vector", "tri_off_diag_nonpos", "tri_transpose", "tri_two",
+           "g_entry", "g_det", "g_transpose_transpose"]  # fmt: skip
 
 
 @pytest.fixture(scope="module", params=["alone", "beside Mathlib's Matrix"])

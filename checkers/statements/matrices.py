@@ -11,7 +11,7 @@ subterm typed as a matrix, a vector, a number or unknown from the binders' types
   `Aᴴ` and `star A` are `Matrix.conjTranspose A`;
 - a numeral beside a matrix in `+`, `-` or a relation is `Matrix.scalarOf A c` (c on the
   diagonal), and `(c : Matrix n n α)` is `Matrix.diagonal fun _ => c`;
-- `v ⬝ᵥ w`, `A *ᵥ v`, `v ᵥ* A` and the field notations `A.det`, `A.trace`,
+- `v ⬝ᵥ w`, `A *ᵥ v`, `v ᵥ* A`, `A ⊙ B` (Hadamard's entrywise product) and the field notations `A.det`, `A.trace`,
   `A.diag`, `A.transpose`, `A.mulVec v`, `v.vecMul A` name their functions;
 - binder types `Matrix a b α` become `a → b → α`, so the sampler draws arrays.
 
@@ -44,14 +44,20 @@ _FIELDS = {
     "adjugate": "Matrix.adjugate",
     "mulVec": "Matrix.mulVec",
 }
-_INFIX = {"⬝ᵥ": "dotProduct", "*ᵥ": "Matrix.mulVec", "ᵥ*": "Matrix.vecMul"}
-_ARITY = {"Matrix.mul": 2, "Matrix.mulVec": 2, "Matrix.vecMul": 2, "dotProduct": 2,
+_INFIX = {
+    "⬝ᵥ": "dotProduct",
+    "*ᵥ": "Matrix.mulVec",
+    "ᵥ*": "Matrix.vecMul",
+    "⊙": "Matrix.hadamard",
+}
+_ARITY = {"Matrix.mul": 2, "Matrix.hadamard": 2, "Matrix.mulVec": 2, "Matrix.vecMul": 2, "dotProduct": 2,
           "Matrix.dotProduct": 2, "Matrix.pow": 2, "Matrix.scalarOf": 2}  # fmt: skip
 
 
 # what each function's arguments must be typed as (`Matrix.diagonal d`: d a vector)
 _ARGUMENTS = {
     "Matrix.mul": (MATRIX, MATRIX),
+    "Matrix.hadamard": (MATRIX, MATRIX),
     "Matrix.mulVec": (MATRIX, VECTOR),
     "Matrix.vecMul": (VECTOR, MATRIX),
     "dotProduct": (VECTOR, VECTOR),

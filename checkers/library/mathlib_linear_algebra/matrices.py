@@ -6,6 +6,7 @@ a statement's matrix product, inverse, power and identity to the functions here 
 and refuses one whose operands it cannot type.
 
 - `Matrix.mul A B` (Mathlib's `A * B`, Mathlib/Data/Matrix/Mul.lean): `∑ j, A i j * B j k`.
+- `Matrix.hadamard A B` (`A ⊙ B`, Mathlib/Data/Matrix/Hadamard.lean): `A i j * B i j`.
 - `Matrix.mulVec A v` (`A *ᵥ v`), `Matrix.vecMul v A` (`v ᵥ* A`), `dotProduct v w`
   (`v ⬝ᵥ w`), `Matrix.trace A` (`∑ i, A i i`), `Matrix.diag A` (`fun i => A i i`),
   `Matrix.transpose A` (`Aᵀ`), `Matrix.diagonal d`, `Matrix.of f` (f itself).
@@ -92,6 +93,14 @@ _mul = _contraction("Matrix.mul", (2, 2), "ij,jk->ik", (1, 0))
 _mul_vec = _contraction("Matrix.mulVec", (2, 1), "ij,j->i", (1, 0))
 _vec_mul = _contraction("Matrix.vecMul", (1, 2), "i,ij->j", (0, 0))
 _dot = _contraction("dotProduct", (1, 1), "i,i->", (0, 0))
+
+
+def _hadamard(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
+    """`A ⊙ B` (Mathlib/Data/Matrix/Hadamard.lean): the entrywise product, of one shape."""
+    a, b = _entries(ev, args, "Matrix.hadamard", (2, 2))
+    _same(a.dom[0], b.dom[0], "Matrix.hadamard")
+    _same(a.dom[1], b.dom[1], "Matrix.hadamard")
+    return call_vectorised(lambda x, y: x * y, [a, b], kind=a.kind, dom=a.dom)
 
 
 def _square(ev: Evaluator, args: tuple[Any, ...], name: str) -> Arr:
@@ -267,6 +276,7 @@ def _scalar_of(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
 
 MATRICES: tuple[Builtin, ...] = (
     Builtin("Matrix.mul", 2, _mul),
+    Builtin("Matrix.hadamard", 2, _hadamard),
     Builtin("Matrix.mulVec", 2, _mul_vec),
     Builtin("Matrix.vecMul", 2, _vec_mul),
     Builtin("dotProduct", 2, _dot),
@@ -290,6 +300,7 @@ MATRICES: tuple[Builtin, ...] = (
 # what each returns: a matrix, a vector or a number (statements/matrices.py types by it)
 MATRIX_FUNCTIONS: dict[str, str] = {
     "Matrix.mul": "matrix",
+    "Matrix.hadamard": "matrix",
     "Matrix.mulVec": "vector",
     "Matrix.vecMul": "vector",
     "dotProduct": "scalar",

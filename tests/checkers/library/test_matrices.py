@@ -53,6 +53,18 @@ STATEMENTS = {
     "det_fin_zero": ("(A : Matrix (Fin 0) (Fin 0) ℝ)", "A.det = 1"),
     "det_literal": ("(a b c d : ℝ)", "Matrix.det !![a, b; c, d] = a * d - b * c"),
     "sub_self": ("{m n : Type*} (A : Matrix m n ℤ)", "A - A = 0"),
+    "hadamard_add": (
+        "{α m n : Type*} (A : Matrix m n α) (B : Matrix m n α) (C : Matrix m n α) [Distrib α]",
+        "(B + C) ⊙ A = B ⊙ A + C ⊙ A",
+    ),
+    "hadamard_conjTranspose": (
+        "{α m n : Type*} [Mul α] [StarMul α] (A B : Matrix m n α)",
+        "(A ⊙ B)ᴴ = Bᴴ ⊙ Aᴴ",
+    ),
+    "hadamard_diagonal": (
+        f"{SQ} (v : n → ℝ) (w : n → ℝ)",
+        "Matrix.diagonal v ⊙ Matrix.diagonal w = Matrix.diagonal (v * w)",
+    ),
     "diag_transpose": (f"{SQ} (A : Matrix n n ℝ)", "Matrix.diag Aᵀ = A.diag"),
     "trace_is_diag_sum": (f"{SQ} (A : Matrix n n ℝ)", "A.trace = ∑ i : n, A.diag i"),
     # mutants: commuted, transposed, additive determinant, inverse without its hypothesis,
@@ -68,6 +80,11 @@ STATEMENTS = {
     "conjTranspose_mul_wrong": (
         "{n : Type*} [Fintype n] {R : Type*} [CommRing R] [StarRing R] (A B : Matrix n n R)",
         "(A * B)ᴴ = Aᴴ * Bᴴ",
+    ),
+    "hadamard_is_product_wrong": (f"{SQ} (A B : Matrix n n ℝ)", "A ⊙ B = A * B"),
+    "hadamard_trace_wrong": (
+        f"{SQ} (A B : Matrix n n ℝ)",
+        "Matrix.trace (A ⊙ B) = Matrix.trace A * Matrix.trace B",
     ),
     "diag_mul_wrong": (f"{SQ} (A B : Matrix n n ℝ)", "(A * B).diag = fun i => A.diag i * B.diag i"),
     "det_literal_wrong": ("(a b c d : ℝ)", "Matrix.det !![a, b; c, d] = a * d + b * c"),

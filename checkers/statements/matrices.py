@@ -11,8 +11,9 @@ subterm typed as a matrix, a vector, a number or unknown from the binders' types
   `Aᴴ` and `star A` are `Matrix.conjTranspose A`;
 - a numeral beside a matrix in `+`, `-` or a relation is `Matrix.scalarOf A c` (c on the
   diagonal), and `(c : Matrix n n α)` is `Matrix.diagonal fun _ => c`;
-- `v ⬝ᵥ w`, `A *ᵥ v`, `v ᵥ* A`, `A ⊙ B` (Hadamard's entrywise product) and the field notations `A.det`, `A.trace`,
-  `A.diag`, `A.transpose`, `A.mulVec v`, `v.vecMul A` name their functions;
+- `v ⬝ᵥ w`, `A *ᵥ v`, `v ᵥ* A`, `A ⊙ B` (Hadamard's entrywise product) and the field
+  notations `A.det`, `A.trace`, `A.diag`, `A.transpose`, `A.mulVec v`, `v.vecMul A` name
+  their functions;
 - binder types `Matrix a b α` become `a → b → α`, so the sampler draws arrays.
 
 Where an operand of `*`, `⁻¹` or `^` beside a matrix cannot be typed (a function the
@@ -50,8 +51,9 @@ _INFIX = {
     "ᵥ*": "Matrix.vecMul",
     "⊙": "Matrix.hadamard",
 }
-_ARITY = {"Matrix.mul": 2, "Matrix.hadamard": 2, "Matrix.mulVec": 2, "Matrix.vecMul": 2, "dotProduct": 2,
-          "Matrix.dotProduct": 2, "Matrix.pow": 2, "Matrix.scalarOf": 2}  # fmt: skip
+_ARITY = {"Matrix.mul": 2, "Matrix.hadamard": 2, "Matrix.mulVec": 2, "Matrix.vecMul": 2,
+          "dotProduct": 2, "Matrix.dotProduct": 2, "Matrix.pow": 2,
+          "Matrix.scalarOf": 2}  # fmt: skip
 
 
 # what each function's arguments must be typed as (`Matrix.diagonal d`: d a vector)

@@ -156,6 +156,11 @@ _CANONICAL = {
     **dict.fromkeys(NAT_NAMES, "ℕ"),
 }
 _BY_NAME = {i.name: i for i in INSTANCES}
+# Scalar actions, and the numbers that act on each modelled type (the ones it contains:
+# ℝ is a module over ℕ, ℤ, ℚ≥0 and ℚ, its `•` their product there)
+_ACTIONS = frozenset({"SMul", "MulAction", "DistribMulAction", "Module"})
+_SCALAR_ONLY = {"NNRat": "ℚ≥0", "ℚ≥0": "ℚ≥0", "Rat": "ℚ", "ℚ": "ℚ"}
+_SCALARS_OF = {"ℝ": ("ℕ", "ℤ", "ℚ≥0", "ℚ", "ℝ"), "ℤ": ("ℕ", "ℤ"), "ℕ": ("ℕ",)}
 
 
 @dataclass(frozen=True)
@@ -173,20 +178,26 @@ def class_name(t: S.Term) -> str:
 
 def holds(cls: str, types: Sequence[str]) -> bool:
     """Whether the class applied to these modelled types (by name) is an instance: every
-    argument the same modelled type (`NormedSpace ℝ ℝ`, `Module ℤ ℤ`), which lists it."""
+    argument the same modelled type (`NormedSpace ℝ ℝ`, `Module ℤ ℤ`), which lists it, or
+    a scalar action on a modelled type by numbers it contains (`Module ℚ≥0 ℝ`)."""
     if cls in ANY_TYPE:
+        return True
+    if cls in _ACTIONS and len(types) == 2 and types[0] in _SCALARS_OF.get(types[1], ()):
         return True
     if not types or len(set(types)) != 1 or types[0] not in _BY_NAME:
         return False
     return cls in _BY_NAME[types[0]].classes
 
 
-def modelled_name(t: S.Term) -> str | None:
-    """The modelled type a type term names (`ℝ`, `Real`, `ℤ`, ...), or None."""
+def modelled_name(t: S.Term, scalar: bool = False) -> str | None:
+    """The modelled type a type term names (`ℝ`, `Real`, `ℤ`, ...), or None; with
+    `scalar`, also the numbers that only act on one (`ℚ≥0`, `ℚ`: `[Module ℚ≥0 M]`)."""
     while isinstance(t, S.Paren):
         t = t.term
     name = const_name(t) if isinstance(t, S.Const | S.Ident) else None
-    return _CANONICAL.get(name) if name is not None else None
+    if name is None:
+        return None
+    return _CANONICAL.get(name) or (_SCALAR_ONLY.get(name) if scalar else None)
 
 
 def _type_variables(binders: Iterable[S.Binder]) -> list[str]:
@@ -228,7 +239,7 @@ def instantiate(
         for a in args:
             if isinstance(a, S.Var | S.Ident) and a.name in tvars:
                 names.append(a.name)
-            elif (m := modelled_name(a)) is not None:
+            elif (m := modelled_name(a, scalar=cls in _ACTIONS)) is not None:
                 names.append(f"={m}")  # a fixed type, not a variable
             else:
                 raise NotSupported(f"the instance [{_text(b.type)}] is not modelled")

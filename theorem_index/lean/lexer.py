@@ -36,12 +36,15 @@ KEYWORDS = frozenset(
     ).split()
 )
 
+# Notation tokens made of letter-like characters, which could also begin a name.
+LETTERLIKE_TOKENS = ("𝔼",)
+
 # Every symbol token, longest first so that the alternation picks the longest match.
 SYMBOLS = sorted(
     set(
         (
             "( ) [ ] { } ⟨ ⟩ ⦃ ⦄ ⟦ ⟧ ![ #[ , ; := : => ↦ · . .. @ @& ? ← <- | ‖ ‖₊ ⌊ ⌋ ⌋₊ ⌈ ⌉ ⌉₊ "
-            "∑ ∏ ∑' ∏' ∀ ∃ ∃! ∀ᶠ ∃ᶠ λ Π Σ Σ' ∫ ∂ ∞ ⊤ ⊥ ∅ // ⋃ ⋂ ⨆ ⨅ ⟪ ⟫ !![ # "
+            "∑ ∏ ∑' ∏' 𝔼 ∀ ∃ ∃! ∀ᶠ ∃ᶠ λ Π Σ Σ' ∫ ∂ ∞ ⊤ ⊥ ∅ // ⋃ ⋂ ⨆ ⨅ ⟪ ⟫ !![ # "
             "∘ × ×' ∣ ||| ^^^ &&& + - * / % <<< >>> ^ ++ • <= ≤ < >= ≥ > = == ≍ ≠ != "
             "/\\ ∧ \\/ ∨ && || ∈ ∉ :: <$> >>= <|> >> <*> ↔ <-> → -> <| $ |> ≃ ≈ ∪ ∩ \\ "
             "⊆ ⊂ ⊇ ⊃ ×ˢ '' ⁻¹' ⬝ᵥ *ᵥ ᵥ* ⊙ ∆ ⊔ ⊓ ⊗ ≪ ▸ ¬ ! ↑ ⇑ ↥ √ ~~~ ⁻¹ ᵀ ᴴ ᶜ =ᶠ[ ≤ᶠ["
@@ -54,8 +57,11 @@ _TOKEN = re.compile(
     r"(?>(?:[ \t\r\n\f\v]+|--[^\n]*)*)(?:"
     + "|".join(
         (
-            r"(?P<special>ℝ≥0∞|ℝ≥0|ℕ∞)",
+            r"(?P<special>ℝ≥0∞|ℝ≥0|ℚ≥0|ℕ∞)",
             r"(?P<sort>Type\*|Sort\*)",
+            # a letter-like notation token is a token, not a name, where no name character
+            # follows it (Lean reads the longer of a name and a token, the token at a tie)
+            f"(?P<letterlike>(?:{'|'.join(LETTERLIKE_TOKENS)})(?![{ID_REST}]))",
             f"(?P<id>{_PART}(?:\\.{_PART})*)",
             r"(?P<block>/-)",
             f"(?P<field>\\.(?:[0-9]+|{_PART}))",
@@ -78,6 +84,7 @@ for _sym in SYMBOLS:
     _SYMBOLS_BY_FIRST[_sym[0]] = (*_SYMBOLS_BY_FIRST.get(_sym[0], ()), _sym)
 _KIND = {
     "special": "id",
+    "letterlike": "sym",
     "sort": "kw",
     "sym": "sym",
     "hex": "num",

@@ -44,7 +44,7 @@ from .syntax import (
 )
 
 _ARG_SYMS = frozenset(
-    "( ⟨ [ ![ !![ #[ { @ @& ↑ ⇑ ↥ ¬ ! √ # · ∑ ∏ ∑' ∏' ∫ ‖ | ⌊ ⌈ ⟪ ? ∞ ⊤ ⊥ ∅ λ ..".split()
+    "( ⟨ [ ![ !![ #[ { @ @& ↑ ⇑ ↥ ¬ ! √ # · ∑ ∏ ∑' ∏' 𝔼 ∫ ‖ | ⌊ ⌈ ⟪ ? ∞ ⊤ ⊥ ∅ λ ..".split()
 )
 _ARG_KWS = frozenset(("fun", "Type", "Sort", "Prop", "Type*", "Sort*", "if", "do"))
 _OP_ALIASES = {
@@ -251,6 +251,7 @@ _LEADING_SYM: dict[str, _Handler] = {
     "∏": _Parser.bigop,
     "∑'": _Parser.bigop,
     "∏'": _Parser.bigop,
+    "𝔼": _Parser.bigop,  # Mathlib's `Finset.expect`, the average over a finite set
     "!![": _Parser.matrix,
     "∀": _Parser.quant,
     "∃": _Parser.quant,

@@ -176,6 +176,7 @@ NOTATION_CONSTANTS: dict[str, str] = {
     "ℚ": "Rat",
     "ℂ": "Complex",
     "ℝ≥0": "NNReal",
+    "ℚ≥0": "NNRat",
     "ℝ≥0∞": "ENNReal",
     "ℕ∞": "ENat",
     "π": "Real.pi",

@@ -39,6 +39,7 @@ from .syntax import (
     MatchAlt,
     NamedArg,
     Num,
+    Paren,
     Pi,
     Prefix,
     Proj,
@@ -221,12 +222,20 @@ def _quant(r: Resolver, t: Quant, scope: Mapping[str, str | None]) -> Term:
 
 
 def _bigop(r: Resolver, t: BigOp, scope: Mapping[str, str | None]) -> Term:
-    r.constants.add(_BIGOP_CONSTANTS[t.op])
     if t.domain is None:
         r.constants.add("Finset.univ")
     domain = r.term(t.domain, scope) if t.domain is not None else None
     bs, inner = r.binders(t.binders, scope)
-    return _rebuild(t, binders=bs, domain=domain, body=r.term(t.body, inner))
+    body = r.term(t.body, inner)
+    if t.op == "𝔼":
+        # Mathlib's `𝔼 i ∈ s, f i` is `(#s : ℚ≥0)⁻¹ • ∑ i ∈ s, f i`: the sum over the
+        # count, `∑ i ∈ s, 1`, with 0 for an empty s as Lean's `x / 0 = 0` gives
+        r.constants.add("Finset.sum")
+        total = _rebuild(t, op="∑", binders=bs, domain=domain, body=body)
+        count = _rebuild(t, op="∑", binders=bs, domain=domain, body=Num("1", span=t.span))
+        return BinOp("/", Paren(total, span=t.span), Paren(count, span=t.span), span=t.span)
+    r.constants.add(_BIGOP_CONSTANTS[t.op])
+    return _rebuild(t, binders=bs, domain=domain, body=body)
 
 
 def _integral(r: Resolver, t: Integral, scope: Mapping[str, str | None]) -> Term:

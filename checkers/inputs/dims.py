@@ -2,7 +2,8 @@
 
 A check evaluates a statement at a few draws of its dimensions (`draw_dims`): distinct
 small values within a draw where possible, distinct draws, each dimension taking as many
-different values across the draws as it can. The draws are a pure function of the
+different values across the draws as it can, and a draw on the edge of each order
+constraint (`i ≤ n` at i = n) where one exists. The draws are a pure function of the
 theorem's name, the seed, the pins and the constraints (`streams.seed_words`), so every
 draw can be made again on any machine.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -124,6 +125,7 @@ def _draw_dims(
         floors = {d: v for d, v in start.items() if v < low}
         n_distinct = min(len(distinct), len(pool))
         chosen = _spread(pool, free, draws, n_distinct=n_distinct, floors=floors)
+        chosen = _on_edges(chosen, (complete(v) for v in shuffled), constraints, draws)
     else:
         chosen = []
         seen: set[tuple[int, ...]] = set()
@@ -145,6 +147,52 @@ def _draw_dims(
             + (f" with {_format_dims(given)}" if given else "")
         )
     return tuple(chosen)
+
+
+# how far a constraint's sides are apart at its edge: `a ≤ b` at a = b, `a < b` at a + 1 = b
+_EDGE = {"<=": 0, ">=": 0, "<": -1, ">": 1}
+
+
+def _gap(c: DimConstraint, dims: Mapping[str, int]) -> int:
+    def value(side: str | int) -> int:
+        return dims[side] if isinstance(side, str) else side
+
+    return value(c.left) - value(c.right)
+
+
+def _on_edges(
+    chosen: list[dict[str, int]],
+    candidates: Iterable[dict[str, int]],
+    constraints: Sequence[DimConstraint],
+    draws: int,
+) -> list[dict[str, int]]:
+    """The draws with, for each order constraint between dimensions (`i ≤ n`, `k < n`,
+    `1 ≤ n`), one draw on its edge (i = n, k + 1 = n, n = 1) where one exists: the
+    values a statement most often gets wrong, which draws of distinct values (`_spread`)
+    would leave out. A draw that is no constraint's edge makes room for it."""
+    edges = [c for c in constraints if c.op in _EDGE]
+    if not edges:
+        return chosen
+    pool = list(candidates)
+    out = list(chosen)
+    kept: list[int] = []  # the draws that are an edge, kept from here on
+    for c in edges:
+        at = next((k for k, d in enumerate(out) if _gap(c, d) == _EDGE[c.op]), None)
+        if at is not None:
+            kept.append(at)
+            continue
+        found = next((d for d in pool if _gap(c, d) == _EDGE[c.op] and d not in out), None)
+        if found is None:
+            continue
+        if len(out) < draws:
+            out.append(found)
+            kept.append(len(out) - 1)
+            continue
+        free = [k for k in range(len(out)) if k not in kept]
+        if free:
+            out[free[-1]] = found
+            kept.append(free[-1])
+    return out
 
 
 def _spread(

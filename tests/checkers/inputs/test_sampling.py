@@ -335,7 +335,7 @@ DRAWN_BEFORE = [
             {"N": 5, "a": 3, "c": 4},
             {"N": 4, "a": 2, "c": 1},
             {"N": 2, "a": 1, "c": 3},
-            {"N": 3, "a": 1, "c": 5},
+            {"N": 2, "a": 2, "c": 3},  # the edge a = N (before: N 3, a 1, c 5)
         ],
     ),
     (
@@ -371,6 +371,25 @@ def test_draw_dims_draws_what_it_always_drew(args, kwargs, expected):
     got = draw_dims(*args, **kwargs)
     assert got == expected
     assert [list(d) for d in got] == [list(d) for d in expected]  # the keys' order too
+
+
+@pytest.mark.parametrize(
+    ("constraint", "edge"),
+    [
+        (DimConstraint("i", "<=", "n"), lambda d: d["i"] == d["n"]),
+        (DimConstraint("n", ">=", "i"), lambda d: d["i"] == d["n"]),
+        (DimConstraint("k", "<", "n"), lambda d: d["k"] + 1 == d["n"]),
+        (DimConstraint("n", ">", 2), lambda d: d["n"] == 3),
+    ],
+)
+@pytest.mark.parametrize("seed", range(8))
+def test_draw_dims_puts_a_draw_on_each_order_constraints_edge(constraint, edge, seed) -> None:
+    # `i ≤ n` is most often wrong at i = n, which draws of distinct values leave out
+    names = sorted(set(constraint.names) | {"n", "m"})
+    draws = draw_dims("Proofs.edge", seed, names, constraints=(constraint,))
+    assert len(draws) == 4
+    assert any(edge(d) for d in draws), draws
+    assert all(constraint.holds(d) for d in draws)
 
 
 def test_draw_dims_answers_again_with_dictionaries_of_its_own():

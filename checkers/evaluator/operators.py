@@ -133,6 +133,8 @@ class Operators:
             return self._compose(t, env)
         if op in ("∈", "∉"):
             return self._member(t, env)
+        if op == "∣":
+            return self._divides(t, env)
         if op in NOTATION:
             # `a :: xs`: the head at the list's element type; `xs ++ ys`: both lists
             head = expected.elem if op == "::" and isinstance(expected, TList) else expected
@@ -166,6 +168,20 @@ class Operators:
             except NotSupported:
                 return False
         return False
+
+    def _divides(self: Host, t: S.BinOp, env: Env) -> Any:
+        """`a ∣ b` (`Dvd.dvd`, ∃ c, b = a * c): in ℕ and ℤ `b % a = 0`, which Lean's
+        `b % 0 = b` makes `b = 0` at a = 0; in a field (ℝ), `a ≠ 0 ∨ b = 0`."""
+        a, b = self.typed_trees([t.lhs, t.rhs], env, None, default_nat=True)
+        kind = self._arr(a, "∣").kind
+        zero = S.Num("0")
+        if kind in ("nat", "int"):
+            rel: S.Term = S.BinOp("=", S.BinOp("%", t.rhs, t.lhs), zero)
+        elif kind == "real":
+            rel = S.BinOp("∨", S.BinOp("≠", t.lhs, zero), S.BinOp("=", t.rhs, zero))
+        else:
+            raise NotSupported(f"the operator ∣ on a {self._arr(b, '∣').describe()}")
+        return self.eval(rel, env)
 
     def _member(self: Host, t: S.BinOp, env: Env) -> Any:
         """`x ∈ s` for a finset s (finsets.py); `x ∉ s` is its negation."""

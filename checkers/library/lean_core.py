@@ -13,6 +13,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from checkers.language import arith as A
 from checkers.language import total as T
 from checkers.language.coercion import coerce, nat_constant
@@ -302,6 +304,12 @@ def _inv(ev: Evaluator, args: tuple[Any, ...]) -> Any:
     return x.with_(data=T.real_inv(as_array(x)), iota=None, kind=kind)
 
 
+def _truth(value: bool) -> Builtin:
+    """`True` and `False`, the propositions, as truth values."""
+    name = "True" if value else "False"
+    return Builtin(name, 0, lambda ev, args: Arr(np.bool_(value), "bool"), implicit=0)
+
+
 def _type(name: str) -> Builtin:
     return Builtin(name, 0, lambda ev, args: TypeValue(name))
 
@@ -320,6 +328,8 @@ CORE: tuple[Builtin, ...] = (
     Builtin("Real.arccos", 1, _arccos, ("real",), implicit=0),
     Builtin("Real.tan", 1, _tan, ("real",), implicit=0),
     Builtin("Real.pi", 0, _pi, implicit=0),
+    _truth(True),
+    _truth(False),
     Builtin("Real.rpow", 2, _rpow, ("real", "real")),
     _minmax("max", True),
     _minmax("Max.max", True),

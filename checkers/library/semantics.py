@@ -106,6 +106,8 @@ PROOF_TERMS = frozenset(
         "Nat.succ_pos",
     }
 )
+# Readings that are Mathlib's definitions verbatim, as declarations.
+EXACT_READINGS = {r.name: r.declaration() for r in READINGS.values() if not r.note}
 # Names that only occur as types or as the domain of a big operator.
 TYPE_NAMES = frozenset(
     {"Fin", "Finset.univ", "Finset.range", "Type", "EuclideanSpace", "Matrix"}
@@ -162,7 +164,13 @@ class Semantics:
         return field in self._fields or field in STRUCTURE_FIELDS or is_structure_field(field)
 
     def declaration(self, name: str) -> Declaration | None:
-        return lookup_declaration(self.env, name)
+        """The ingested declaration of `name`, else a reading that is Mathlib's own
+        definition (`Int.ModEq`: nothing left unchecked), so that it unfolds wherever the
+        predicate stands, under `↔` or a `∀` as well."""
+        found = lookup_declaration(self.env, name)
+        if found is None and name in EXACT_READINGS:
+            return EXACT_READINGS[name]
+        return found
 
     # --- equations ----------------------------------------------------------
 

@@ -200,7 +200,7 @@ def derive_conjunction(name: str, env: Any, sem: Any, parts: Sequence[Clause]) -
         if part.unfolded:  # a change to an unfolded definition changes the checker
             got.unfolded = part.unfolded
             read = (READINGS[n] for n in dict.fromkeys(part.unfolded) if n in READINGS)
-            got.plan.assumptions.extend(f"{r.name}: {r.note}" for r in read)
+            got.plan.assumptions.extend(f"{r.name}: {r.note}" for r in read if r.note)
             got.dependencies = tuple(dict.fromkeys((*part.unfolded, *got.dependencies)))
             got.version = checker_version(name, env, got.dependencies)
         found.append(got)

@@ -2,7 +2,8 @@
 
 Leading `∀ x,` and `P →` are binders (a statement of several clauses is split
 into them first: propositions.py); the relation is `=`, `≤`, `≥`, `<`, `>`,
-or `≠` / `↔` (read as readings.py says); an equation between functions `f = fun
+or `≠` / `↔` (read as readings.py says), or a proposition the evaluator decides (`a ∣ b`,
+`i ∈ s` for a finset s), checked as `P ↔ True`; an equation between functions `f = fun
 (x : T) => e` is checked pointwise at a sampled x : T, and so is one between functions of
 a real its form shows (`deriv Real.sin = Real.cos`, `log ∘ exp = id`); binders written without
 a type get the type their uses settle (inference.py) first, and a binder whose
@@ -25,6 +26,8 @@ from theorem_index.lean import syntax as S
 RELATIONS = ("=", "≤", "≥", "<", ">")
 # what a clause may state: a relation, or `≠` / `↔` (readings.py)
 STATED = (*RELATIONS, "≠", "↔")
+# propositions the evaluator decides, stated as a clause: divisibility, finset membership
+DECIDED = ("∣", "∈", "∉")
 
 
 def split_statement(
@@ -38,6 +41,9 @@ def split_statement(
         return Unsupported(INFINITE[infinite])
     settled = settle_types(binders, statement, sem)
     extra, core = _peel(settled.statement)
+    if isinstance(core, S.BinOp) and core.op in DECIDED:
+        # a truth value the evaluator computes: checked as that it holds, `P ↔ True`
+        core = S.BinOp("↔", core, S.Const("True", written="True"))
     if not (isinstance(core, S.BinOp) and core.op in STATED):
         head = const_name(head_and_args(core)[0]) if isinstance(core, S.App) else None
         if head is not None and head in UNREFUTABLE:

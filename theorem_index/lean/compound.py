@@ -47,6 +47,18 @@ class EventuallyRel(Term):
 
 
 @dataclass(frozen=True)
+class ModEq(Term):
+    """Mathlib's congruences `a ≡ b [ZMOD n]` (`Int.ModEq n a b`), `[MOD n]` (`Nat.ModEq`),
+    `[PMOD p]` (`AddCommGroup.ModEq p a b`) and `[SMOD U]` (`SModEq U a b`); `kind` is the
+    word in the brackets."""
+
+    kind: str
+    modulus: Term
+    lhs: Term
+    rhs: Term
+
+
+@dataclass(frozen=True)
 class Prefix(Term):
     """A prefix operator: `-`, `¬`, `↑`, `⇑`, `↥`, `!`."""
 

@@ -15,7 +15,7 @@ from functools import lru_cache
 from .errors import LeanParseError
 from .parser import parse_binders
 from .printer import print_term
-from .syntax import NO_SPAN, BinOp, EventuallyRel, Ident, Paren, Pi, Prefix, Quant, Term
+from .syntax import NO_SPAN, BinOp, EventuallyRel, Ident, ModEq, Paren, Pi, Prefix, Quant, Term
 
 __all__ = ["hypotheses", "is_proposition"]
 
@@ -35,7 +35,7 @@ def is_proposition(term: Term) -> bool:
         return is_proposition(term.term)
     if isinstance(term, BinOp):
         return term.op in RELATIONS or (term.op in ARROWS and is_proposition(term.rhs))
-    if isinstance(term, EventuallyRel):
+    if isinstance(term, EventuallyRel | ModEq):
         return True
     if isinstance(term, Prefix):
         return term.op == "¬"

@@ -20,6 +20,8 @@ from .precedence import (
     INFIX,
     LEAD,
     MAX,
+    MOD_EQ,
+    MOD_EQ_PREC,
     POSTFIX,
     PREFIX,
 )
@@ -33,6 +35,7 @@ from .syntax import (
     DotIdent,
     Hole,
     Ident,
+    ModEq,
     NamedArg,
     Num,
     Postfix,
@@ -105,6 +108,13 @@ class _Parser(BracketRules):
                     left = self.index(left, rbp)
                     lprec = MAX
                     continue
+                if tx == "≡":  # `a ≡ b [ZMOD n]`
+                    if MOD_EQ_PREC < rbp or lprec <= MOD_EQ_PREC:
+                        break
+                    self.deeper()
+                    left = self.mod_eq(left)
+                    lprec = MOD_EQ_PREC
+                    continue
                 rel = FILTER_RELS.get(tx)
                 if rel is not None:  # `f =ᶠ[l] g`
                     if rel.prec < rbp or lprec < rel.lhs:
@@ -134,6 +144,19 @@ class _Parser(BracketRules):
             break
         return left
 
+    def mod_eq(self, left: Term) -> Term:
+        """After `a`, at `≡`: `b [ZMOD n]` (or `MOD`, `PMOD`, `SMOD`)."""
+        self.i += 1
+        rhs = self.expr(MOD_EQ_PREC + 1)
+        self.expect("[")
+        if self.k[self.i] != "id" or self.t[self.i] not in MOD_EQ:
+            raise self.expected("ZMOD, MOD, PMOD or SMOD")
+        kind = self.t[self.i]
+        self.i += 1
+        modulus = self.expr(0)
+        self.expect("]")
+        return ModEq(kind, modulus, left, rhs, span=Span(left.span.start, self.e[self.i - 1]))
+
     def starts_arg(self, i: int) -> bool:
         kind = self.k[i]
         if kind in ("id", "num", "dec", "str", "char", "dot"):
@@ -142,6 +165,8 @@ class _Parser(BracketRules):
             tx = self.t[i]
             if tx not in _ARG_SYMS:
                 return False
+            if tx == "[" and self.k[i + 1] == "id" and self.t[i + 1] in MOD_EQ:
+                return False  # the modulus of `a ≡ b [ZMOD n]`, not a list argument
             if tx == "|" and (self.ws[i + 1] or (self.abs_depth and not self.ws[i])):
                 return False
             if tx == "‖" and self.norm_depth:

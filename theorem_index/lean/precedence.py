@@ -128,6 +128,16 @@ FILTER_RELS: dict[str, Infix] = {
 }
 FILTER_LEVEL = 50
 
+# Mathlib's congruences `a ≡ b [ZMOD n]`: `notation:50 a " ≡ " b " [ZMOD " n "]"`, the
+# bracket's word -> the relation's constant
+MOD_EQ: dict[str, str] = {
+    "ZMOD": "Int.ModEq",
+    "MOD": "Nat.ModEq",
+    "PMOD": "AddCommGroup.ModEq",
+    "SMOD": "SModEq",
+}
+MOD_EQ_PREC = 50
+
 # Prefix operators: token -> (precedence of the node, level of the operand).
 PREFIX: dict[str, tuple[int, int]] = {
     "-": (75, 75),  # prefix:75 "-"

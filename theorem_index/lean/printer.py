@@ -36,6 +36,7 @@ from .precedence import (
     INFIX,
     LEAD,
     MAX,
+    MOD_EQ_PREC,
     POSTFIX,
     PREFIX,
 )
@@ -66,6 +67,7 @@ from .syntax import (
     ListLit,
     Match,
     MatchAlt,
+    ModEq,
     NamedArg,
     Norm,
     Num,
@@ -180,6 +182,12 @@ def _eventually(t: EventuallyRel) -> _Printed:
     rhs, right = _fmt(t.rhs, rel.rhs)
     filt = fmt(t.filter, FILTER_LEVEL)
     return f"{lhs} {t.op}[{filt}] {rhs}", rel.prec, min(rel.rhs, right)
+
+
+def _mod_eq(t: ModEq) -> _Printed:
+    lhs, _ = _fmt(t.lhs, MOD_EQ_PREC + 1, MOD_EQ_PREC)
+    rhs, _ = _fmt(t.rhs, MOD_EQ_PREC + 1)
+    return f"{lhs} ≡ {rhs} [{t.kind} {fmt(t.modulus)}]", MOD_EQ_PREC, INF
 
 
 def _prefix(t: Prefix) -> _Printed:
@@ -310,6 +318,7 @@ _NODE.update(
         Index: _index,
         BinOp: _binop,
         EventuallyRel: _eventually,
+        ModEq: _mod_eq,
         Prefix: _prefix,
         Postfix: _postfix,
         Proj: _proj,

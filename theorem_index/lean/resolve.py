@@ -15,7 +15,7 @@ from typing import Any
 
 from .known import KnownNames
 from .lookup import NameLookup
-from .precedence import NOTATION_CONSTANTS, PREFIX_CONSTANTS
+from .precedence import MOD_EQ, NOTATION_CONSTANTS, PREFIX_CONSTANTS
 from .syntax import (
     App,
     BigOp,
@@ -37,6 +37,7 @@ from .syntax import (
     Let,
     Match,
     MatchAlt,
+    ModEq,
     NamedArg,
     Num,
     Paren,
@@ -329,6 +330,14 @@ def _binop(r: Resolver, t: BinOp, scope: Mapping[str, str | None]) -> Term:
 _PIPES = frozenset(("<|", "|>"))  # `$` is read as `<|` (parser.py)
 
 
+def _mod_eq(r: Resolver, t: ModEq, scope: Mapping[str, str | None]) -> Term:
+    """`a ≡ b [ZMOD n]` is `Int.ModEq n a b` (and its kin: precedence.MOD_EQ)."""
+    full = MOD_EQ[t.kind]
+    r.constants.add(full)
+    args = (r.term(t.modulus, scope), r.term(t.lhs, scope), r.term(t.rhs, scope))
+    return App(Const(full, full, span=t.span), args, span=t.span)
+
+
 def _prefix(r: Resolver, t: Prefix, scope: Mapping[str, str | None]) -> Term:
     arg = r.term(t.arg, scope)
     full = PREFIX_CONSTANTS.get(t.op)
@@ -355,6 +364,7 @@ _HANDLERS: dict[type, Any] = {
     App: _app,
     BinOp: _binop,
     Prefix: _prefix,
+    ModEq: _mod_eq,
     **dict.fromkeys(
         (Hole, Num, Decimal, Str, CharLit, CDot, Sort, By, Do, DotIdent, Var, Const), _atom
     ),

@@ -36,6 +36,7 @@ from .syntax import (
     ListLit,
     Match,
     MatchAlt,
+    ModEq,
     NamedArg,
     Norm,
     Num,
@@ -136,6 +137,8 @@ def to_sexpr(t: Term) -> str:
         return _node(t.op, to_sexpr(t.lhs), to_sexpr(t.rhs))
     if isinstance(t, EventuallyRel):
         return _node(t.op, to_sexpr(t.filter), to_sexpr(t.lhs), to_sexpr(t.rhs))
+    if isinstance(t, ModEq):
+        return _node("≡" + t.kind, to_sexpr(t.modulus), to_sexpr(t.lhs), to_sexpr(t.rhs))
     if isinstance(t, Prefix):
         return _node("prefix", t.op, to_sexpr(t.arg))
     if isinstance(t, Postfix):

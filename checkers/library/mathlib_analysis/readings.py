@@ -81,6 +81,8 @@ _DERIV = "Mathlib/Analysis/Calculus/Deriv/Basic.lean"
 _PERIODIC = "Mathlib/Algebra/Periodic.lean"
 _MONOTONE = "Mathlib/Order/Monotone/Defs.lean"
 _CONVEX = "Mathlib/Analysis/Convex/Function.lean"
+_INT_MODEQ = "Mathlib/Data/Int/ModEq.lean"
+_NAT_MODEQ = "Mathlib/Data/Nat/ModEq.lean"
 _DIFFERENTIABLE = (
     "read as deriv f x = f' (Lean's deriv, 0 where f is not differentiable): that {} is "
     "differentiable at x is not checked"
@@ -160,6 +162,9 @@ _ALL: list[Reading] = [
     *_monotone("Antitone", "≤", True),
     *_monotone("StrictMono", "<", False),
     *_monotone("StrictAnti", "<", True),
+    # congruences are Mathlib's definitions themselves: nothing is left unchecked
+    Reading("Int.ModEq", "(n a b : ℤ)", "a % n = b % n", "", _INT_MODEQ),
+    Reading("Nat.ModEq", "(n a b : ℕ)", "a % n = b % n", "", _NAT_MODEQ),
     _convex("ConvexOn", strict=False, concave=False),
     _convex("ConcaveOn", strict=False, concave=True),
     _convex("StrictConvexOn", strict=True, concave=False),

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 ARITH = ("+", "-", "*", "/", "%")
 # every infix operator `_binop` evaluates (another is refused: "the operator …")
 EVALUATED_OPERATORS = frozenset(
-    {*ARITH, "^", *A.CMP_OPS, "∧", "∨", "→", "↔", "•", "∘", "∈", "∉", *NOTATION}
+    {*ARITH, "^", *A.CMP_OPS, "∧", "∨", "→", "↔", "•", "∘", "∈", "∉", "∣", *NOTATION}
 )
 
 

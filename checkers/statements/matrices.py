@@ -78,13 +78,13 @@ _ARGUMENTS = {
 }
 
 
-def _tabulated(t: S.Term) -> bool:
-    """A function of two indices written out: `![![a, b], ![c, d]]`, `fun (i : Fin m)
-    (j : Fin n) => …` (typed binders: tabulated as an array), a matrix's value."""
+def _tabulated(t: S.Term, want: str = MATRIX) -> bool:
+    """A function of two indices (of one, for a vector) written out: `![![a, b], ![c, d]]`,
+    `fun (i : Fin m) (j : Fin n) => …` (typed binders: tabulated as an array)."""
     while isinstance(t, S.Paren):
         t = t.term
     if isinstance(t, S.VecLit):
-        return all(isinstance(u, S.VecLit) for u in t.items)
+        return want == VECTOR or all(isinstance(u, S.VecLit) for u in t.items)
     if isinstance(t, S.Lam):
         return all(b.type is not None for b in t.binders)
     return False
@@ -156,7 +156,8 @@ def elaborate_matrices(
         return binders, statement
     kinds: dict[str, str] = {}
     out: list[S.Binder] = []
-    e = _Elaborator(kinds)
+    types = {n: b.type for b in binders if b.type is not None for n in b.names}
+    e = _Elaborator(kinds, types)
     for b in binders:
         k = _kind_of_type(b.type)
         if k is not None and b.kind != "inst":
@@ -180,8 +181,48 @@ def _is_type_of_values(t: S.Term) -> bool:
 
 
 class _Elaborator:
-    def __init__(self, kinds: dict[str, str]) -> None:
+    def __init__(self, kinds: dict[str, str], types: dict[str, S.Term] | None = None) -> None:
         self.kinds = kinds
+        self.types = types or {}
+
+    def typed_lambda(self, t: S.Term) -> S.Term:
+        """`fun i => M i i` with M a matrix (or vector) binder: its binder typed as the index
+        type it is used at (`fun (i : n) => …`), so that it is tabulated; else `t`."""
+        lam = t
+        while isinstance(lam, S.Paren):
+            lam = lam.term
+        if not isinstance(lam, S.Lam) or all(b.type is not None for b in lam.binders):
+            return t
+        binders = []
+        for b in lam.binders:
+            ty = b.type
+            if ty is None and len(b.names) == 1 and b.pattern is None:
+                ty = self._index_type(b.names[0], lam.body)
+            if ty is None:
+                return t
+            binders.append(dataclasses.replace(b, type=ty))
+        return S.Paren(dataclasses.replace(lam, binders=tuple(binders)))
+
+    def _index_type(self, name: str, body: S.Term) -> S.Term | None:
+        """The index type at which `name` indexes a matrix or vector binder in `body`."""
+        for u in S.subterms(body):
+            if not (isinstance(u, S.App) and isinstance(u.fn, S.Var)):
+                continue
+            ty = self.types.get(u.fn.name)
+            while isinstance(ty, S.Paren):
+                ty = ty.term
+            if ty is None:
+                continue
+            if _is_matrix_type(ty):
+                domains = list(head_and_args(ty)[1][:2])
+            elif isinstance(ty, S.BinOp) and ty.op == "→":
+                domains = [ty.lhs]
+            else:
+                continue
+            for arg, dom in zip(u.args, domains, strict=False):
+                if isinstance(arg, S.Var) and arg.name == name:
+                    return dom
+        return None
 
     def refuse(self, t: S.Term, why: str) -> NotSupported:
         return NotSupported(f"{why} in `{print_term(t)}`: its matrix reading is not decided")
@@ -234,7 +275,7 @@ class _Elaborator:
         return S.Typed(inner, t.type), _kind_of_type(t.type) or k
 
     def app(self, t: S.App) -> tuple[S.Term, str | None]:
-        args = [self.term(a) for a in t.args]
+        args = [self.term(self.typed_lambda(a)) for a in t.args]
         terms = tuple(a for a, _ in args)
         fn = t.fn
         while isinstance(fn, S.Paren):
@@ -247,7 +288,7 @@ class _Elaborator:
             return _app("Matrix.conjTranspose", *terms), _applied(MATRIX, len(terms) - 1)
         if isinstance(fn, S.Const) and fn.name in MATRIX_FUNCTIONS:
             for (arg, kind), want in zip(args, _ARGUMENTS.get(fn.name, ()), strict=False):
-                if kind != want and not (want == MATRIX and _tabulated(arg)):
+                if kind != want and not (want in (MATRIX, VECTOR) and _tabulated(arg, want)):
                     raise self.refuse(t, f"an argument of {fn.name} not typed as a {want}")
             arity = _ARITY.get(fn.name, 1)
             k = MATRIX_FUNCTIONS[fn.name] if len(terms) >= arity else None
@@ -275,6 +316,11 @@ class _Elaborator:
         op = t.op
         if op in _INFIX:
             name = _INFIX[op]
+            if name == "Matrix.hadamard":  # a numeral beside a matrix is c on the diagonal
+                if a == NUM and b == MATRIX:
+                    lhs = _app("Matrix.scalarOf", rhs, lhs)
+                elif b == NUM and a == MATRIX:
+                    rhs = _app("Matrix.scalarOf", lhs, rhs)
             return _app(name, lhs, rhs), MATRIX_FUNCTIONS[name]
         if MATRIX not in (a, b):
             untyped = [u for u, k in ((t.lhs, a), (t.rhs, b)) if k is None]

@@ -52,13 +52,33 @@ _RANK = {"nat": 0, "int": 1, "real": 2}
 
 def _entries(ev: Evaluator, args: tuple[Any, ...], name: str, ranks: tuple[int, ...]) -> list[Arr]:
     """The arguments as arrays of one kind of entries (the widest), each of the rank
-    asked (2: a matrix, 1: a vector, 0: a number)."""
+    asked (2: a matrix, 1: a vector, 0: a number). A numeral where a vector is asked is
+    the constant vector (Mathlib's `Pi` numerals: `v ⬝ᵥ 1 = ∑ i, v i`), sized as the
+    vector it meets."""
     xs = [ev._arr(a, name) for a in args]
+    xs = [_constant_vector(ev, x, r, xs, ranks) for x, r in zip(xs, ranks, strict=True)]
     for x, r in zip(xs, ranks, strict=True):
         if x.kind not in _RANK or len(x.dom) != r:
             raise EvalError(f"{name} of a {x.describe()}")
     kind = max((x.kind for x in xs), key=_RANK.__getitem__)
     return [coerce(x, kind, ev.ctx) if x.kind != kind else x for x in xs]
+
+
+def _constant_vector(
+    ev: Evaluator, x: Arr, rank: int, xs: list[Arr], ranks: tuple[int, ...]
+) -> Arr:
+    """A numeral asked for as a vector, as the constant vector the size of the operand it
+    is contracted with, at that operand's entries' type; anything else as it is."""
+    if rank != 1 or x.kind != "num" or x.dom:
+        return x
+    other = next((y for y, r in zip(xs, ranks, strict=True) if y is not x and y.dom), None)
+    if other is None or other.kind not in _RANK:
+        return x
+    # `v ⬝ᵥ 1`: v's size; `A *ᵥ 1`: A's columns; `1 ᵥ* A`: A's rows
+    size = other.dom[0] if len(other.dom) == 1 or xs.index(x) == 0 else other.dom[1]
+    c = coerce(x, other.kind, ev.ctx)
+    data = jnp.broadcast_to(jnp.asarray(as_array(c)), (size.n,))
+    return Arr(data, other.kind, c.axes, (size,))
 
 
 def _same(a: Sz, b: Sz, name: str) -> None:

@@ -65,6 +65,16 @@ STATEMENTS = {
         f"{SQ} (v : n → ℝ) (w : n → ℝ)",
         "Matrix.diagonal v ⊙ Matrix.diagonal w = Matrix.diagonal (v * w)",
     ),
+    # numerals: the identity beside a matrix in ⊙, the constant vector in a contraction;
+    # `fun i => M i i` typed by M's index
+    "hadamard_one": (f"{SQ} (M : Matrix n n ℝ)", "M ⊙ 1 = Matrix.diagonal fun i => M i i"),
+    "dot_one": ("{n : Type*} [Fintype n] (v : n → ℝ)", "v ⬝ᵥ 1 = ∑ i, v i"),
+    "one_dot": ("{n : Type*} [Fintype n] (v : n → ℤ)", "1 ⬝ᵥ v = ∑ i, v i"),
+    "dot_lambda": ("(v : Fin 2 → ℝ)", "dotProduct v (fun i => v i) = ∑ i, v i ^ 2"),
+    "mulVec_one": (
+        "{m n : Type*} [Fintype n] (A : Matrix m n ℝ) (i : m)",
+        "(A *ᵥ 1) i = ∑ j, A i j",
+    ),
     "diag_transpose": (f"{SQ} (A : Matrix n n ℝ)", "Matrix.diag Aᵀ = A.diag"),
     "trace_is_diag_sum": (f"{SQ} (A : Matrix n n ℝ)", "A.trace = ∑ i : n, A.diag i"),
     # mutants: commuted, transposed, additive determinant, inverse without its hypothesis,
@@ -86,6 +96,8 @@ STATEMENTS = {
         f"{SQ} (A B : Matrix n n ℝ)",
         "Matrix.trace (A ⊙ B) = Matrix.trace A * Matrix.trace B",
     ),
+    "hadamard_one_wrong": (f"{SQ} (M : Matrix n n ℝ)", "M ⊙ 1 = M"),
+    "dot_one_wrong": ("{n : Type*} [Fintype n] (v : n → ℝ)", "v ⬝ᵥ 1 = v 0"),
     "diag_mul_wrong": (f"{SQ} (A B : Matrix n n ℝ)", "(A * B).diag = fun i => A.diag i * B.diag i"),
     "det_literal_wrong": ("(a b c d : ℝ)", "Matrix.det !![a, b; c, d] = a * d + b * c"),
     "mul_adjugate_wrong": (f"{SQ} (A : Matrix n n ℝ)", "A * Matrix.adjugate A = 1"),
@@ -175,9 +187,9 @@ def test_a_predicate_unfolded_reads_its_products_as_matrix_products() -> None:
 @pytest.mark.parametrize(
     ("binders", "statement"),
     [
-        # `fun i => …` with an untyped binder is not tabulated: its size is not known here
+        # `fun i => c` with an untyped binder is not tabulated: nothing in it says its size
+        # (`fun i => v i` is typed by v's index)
         ("(c : ℝ) (A : Matrix (Fin 2) (Fin 2) ℝ)", "Matrix.diagonal (fun i => c) * A = c • A"),
-        ("(v : Fin 2 → ℝ) (g : ℕ → ℕ)", "dotProduct v (fun i => v i) = 0"),
     ],
 )
 def test_an_argument_the_rewrite_cannot_type_is_refused(binders: str, statement: str) -> None:

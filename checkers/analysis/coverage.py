@@ -43,6 +43,7 @@ from checkers.premises.reparam import reparametrise
 from checkers.registry.environment import Environment
 from checkers.statements.derive import shared_semantics
 from checkers.statements.matrices import elaborate_matrices
+from checkers.statements.matrix_hypotheses import draw_shaped_matrices
 from checkers.statements.propositions import clauses
 from checkers.statements.statement import split_statement
 from theorem_index.lean import analyse_declaration, print_term
@@ -128,6 +129,7 @@ def blocker(name: str, env: Environment) -> Blocker | None:
 
 def _clause_blocker(binders: tuple[Any, ...], statement: Any, sem: Any) -> Blocker | None:
     """Why one clause (propositions.py) gets no checker, or None."""
+    binders, statement, _ = draw_shaped_matrices(binders, statement)
     try:
         binders, statement = elaborate_matrices(binders, statement)
     except NotSupported as e:

@@ -60,6 +60,7 @@ from checkers.statements.checker import (  # noqa: F401  (re-exported)
 )
 from checkers.statements.conjunction import Conjunction, at_instances
 from checkers.statements.matrices import elaborate_matrices
+from checkers.statements.matrix_hypotheses import draw_shaped_matrices
 from checkers.statements.propositions import Clause, clauses
 from checkers.statements.statement import split_statement
 from checkers.statements.trial_inputs import NAT_INPUT_RANGE  # noqa: F401  (re-exported)
@@ -166,6 +167,7 @@ def derive_clause(
     name: str, env: Any, sem: Semantics, binders: tuple[S.Binder, ...], statement: S.Term
 ) -> DerivedChecker | Unsupported:
     """The checker of one clause `∀ .., P → A R B` under the theorem's binders."""
+    binders, statement, shaped = draw_shaped_matrices(binders, statement)
     try:  # after the predicates are unfolded, so that their bodies are rewritten too
         binders, statement = elaborate_matrices(binders, statement)
     except NotSupported as e:
@@ -184,6 +186,7 @@ def derive_clause(
         got = _derive_plan(name, env, sem, core, extra, binders, sizes_from_arguments=True)
     if not isinstance(got, DerivedChecker):
         return got[0]
+    got.plan.assumptions.extend(shaped)  # matrices drawn as a hypothesis shapes them
     got.plan.assumptions.extend(drawn)  # binders drawn inside their bounds (reparam.py)
     return got
 

@@ -45,6 +45,12 @@ _FIELDS = {
     "adjugate": "Matrix.adjugate",
     "mulVec": "Matrix.mulVec",
 }
+# Mathlib's predicates on a square matrix, as the equations that define them
+_PREDICATES = {
+    "IsSymm": lambda a: S.BinOp("=", _app("Matrix.transpose", a), a),
+    "IsHermitian": lambda a: S.BinOp("=", _app("Matrix.conjTranspose", a), a),
+    "IsDiag": lambda a: S.BinOp("=", a, _app("Matrix.diagonal", S.Paren(_app("Matrix.diag", a)))),
+}
 _INFIX = {
     "⬝ᵥ": "dotProduct",
     "*ᵥ": "Matrix.mulVec",
@@ -67,6 +73,7 @@ _ARGUMENTS = {
     "Matrix.trace": (MATRIX,),
     "Matrix.diag": (MATRIX,),
     "Matrix.transpose": (MATRIX,),
+    "Matrix.upperSymmetric": (MATRIX,),
     "Matrix.conjTranspose": (MATRIX,),
     "Matrix.diagonal": (VECTOR,),
     "Matrix.of": (MATRIX,),
@@ -303,6 +310,9 @@ class _Elaborator:
             return S.App(_c(name), (inner, *args)), _applied(
                 MATRIX_FUNCTIONS[name], len(args) + 1 - arity
             )
+        if k == MATRIX and t.field in _PREDICATES and not args:
+            # `A.IsSymm` is `Aᵀ = A`, `A.IsHermitian` `Aᴴ = A`, `A.IsDiag` `A = diagonal (diag A)`
+            return _PREDICATES[t.field](inner), None
         if k == VECTOR and t.field == "vecMul" and args:
             return S.App(_c("Matrix.vecMul"), (inner, *args)), VECTOR
         if k == MATRIX:

@@ -33,6 +33,8 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from checkers.language.coercion import coerce
 from checkers.language.errors import EvalError, NotSupported
 from checkers.language.measure import note_terms
@@ -138,6 +140,17 @@ def _trace(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
 def _diag(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
     a = _square(ev, args, "Matrix.diag")
     return call_vectorised(lambda x: jnp.einsum("ii->i", x), [a], kind=a.kind, dom=a.dom[:1])
+
+
+def _upper_symmetric(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
+    """The matrix whose upper triangle (with the diagonal) is A's, mirrored below: a
+    symmetric matrix, A itself when A is symmetric (statements/matrix_hypotheses.py)."""
+    a = _square(ev, args, "Matrix.upperSymmetric")
+    n = a.dom[0].n
+    upper = np.triu(np.ones((n, n), dtype=bool))
+    return call_vectorised(
+        lambda x: jnp.where(upper, x, jnp.swapaxes(x, 0, 1)), [a], kind=a.kind, dom=a.dom
+    )
 
 
 def _transpose(ev: Evaluator, args: tuple[Any, ...]) -> Arr:
@@ -304,6 +317,7 @@ MATRICES: tuple[Builtin, ...] = (
     Builtin("Matrix.trace", 1, _trace),
     Builtin("Matrix.diag", 1, _diag),
     Builtin("Matrix.transpose", 1, _transpose),
+    Builtin("Matrix.upperSymmetric", 1, _upper_symmetric),
     Builtin("Matrix.diagonal", 1, _diagonal),
     # the type expected of `Matrix.of f` is f's (`!![…]`'s numerals are typed by it)
     Builtin("Matrix.of", 1, _of, arg_expect=lambda k, expected: expected),
@@ -328,6 +342,7 @@ MATRIX_FUNCTIONS: dict[str, str] = {
     "Matrix.trace": "scalar",
     "Matrix.diag": "vector",
     "Matrix.transpose": "matrix",
+    "Matrix.upperSymmetric": "matrix",
     "Matrix.diagonal": "matrix",
     "Matrix.of": "matrix",
     "Matrix.det": "scalar",

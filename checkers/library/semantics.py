@@ -44,6 +44,7 @@ from checkers.library.environment_access import (
 )
 from checkers.library.lean_core import CORE
 from checkers.library.lists import LISTS
+from checkers.library.mathlib_algebra import UNITS
 from checkers.library.mathlib_analysis import ANGLES, EUCLIDEAN, GAMMA, READINGS
 from checkers.library.mathlib_linear_algebra import MATRICES, MATRIX_FUNCTIONS
 from checkers.library.nnreal import NNREAL
@@ -69,6 +70,7 @@ BASE: tuple[Builtin, ...] = (
     *NNREAL,
     *ANGLES,
     *GAMMA,
+    *UNITS,
     *EUCLIDEAN,
 )
 # ... with every installed project's vocabulary pack (entry points, plugins.py).
@@ -79,7 +81,7 @@ LIBRARY: dict[str, Builtin] = dict(_LOADED.builtins)
 # definitions go through linear maps, series, integrals, quotients (`Function.Periodic.lift`) and
 # subtypes the evaluator does not model; the library computes them directly)
 ALWAYS_LIBRARY = frozenset(
-    {"Proofs.pdiv", "Proofs.pdivMat", "fderiv", "deriv", *MATRIX_FUNCTIONS}
+    {"Proofs.pdiv", "Proofs.pdivMat", "fderiv", "deriv", "IsUnit", *MATRIX_FUNCTIONS}
 ) | frozenset(b.name for b in (*COMPLEX, *NNREAL, *ANGLES, *EUCLIDEAN, *GAMMA) if "." in b.name)
 # Lean core's proof terms, passed where a proof is expected (`correct := fun _ => rfl`)
 # and Lean core's lemmas that the corpus passes as arguments (`Fin.cast (congrArg (N * ·)

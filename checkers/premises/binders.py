@@ -42,6 +42,7 @@ from checkers.language.types import (
     head_and_args,
 )
 from checkers.library.lean_core import CORE
+from checkers.library.mathlib_algebra import DECIDED_PREDICATES
 from checkers.library.structures import structure_sampler
 from checkers.premises.binder_shapes import drawn_function, fin_type, indexed_by_fin
 from checkers.premises.bound_plans import BoundPlan
@@ -166,7 +167,9 @@ def _is_prop(t: S.Term) -> bool:
         return True
     h, _ = head_and_args(t)
     name = const_name(h)
-    return name is not None and (name in NONFUNCTIONAL_HYPS or name in ("True", "False"))
+    return name is not None and (
+        name in NONFUNCTIONAL_HYPS or name in DECIDED_PREDICATES or name in ("True", "False")
+    )
 
 
 def _dim_side(t: S.Term, dims: list[str], lists: Lists | None = None) -> Length | None:

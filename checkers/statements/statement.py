@@ -3,7 +3,7 @@
 Leading `∀ x,` and `P →` are binders (a statement of several clauses is split
 into them first: propositions.py); the relation is `=`, `≤`, `≥`, `<`, `>`,
 or `≠` / `↔` (read as readings.py says), or a proposition the evaluator decides (`a ∣ b`,
-`i ∈ s` for a finset s), checked as `P ↔ True`; an equation between functions `f = fun
+`i ∈ s` for a finset s, `IsUnit a`), checked as `P ↔ True`; an equation between functions `f = fun
 (x : T) => e` is checked pointwise at a sampled x : T, and so is one between functions of
 a real its form shows (`deriv Real.sin = Real.cos`, `log ∘ exp = id`); binders written without
 a type get the type their uses settle (inference.py) first, and a binder whose
@@ -20,6 +20,7 @@ from checkers.evaluator.big_operators import INFINITE
 from checkers.language.inference import settle_types
 from checkers.language.types import COMPLEX_NAMES, REAL_NAMES, const_name, head_and_args
 from checkers.language.values import Builtin
+from checkers.library.mathlib_algebra import DECIDED_PREDICATES
 from checkers.library.mathlib_analysis import UNREFUTABLE
 from theorem_index.lean import syntax as S
 
@@ -41,7 +42,9 @@ def split_statement(
         return Unsupported(INFINITE[infinite])
     settled = settle_types(binders, statement, sem)
     extra, core = _peel(settled.statement)
-    if isinstance(core, S.BinOp) and core.op in DECIDED:
+    if (isinstance(core, S.BinOp) and core.op in DECIDED) or (
+        isinstance(core, S.App) and const_name(head_and_args(core)[0]) in DECIDED_PREDICATES
+    ):
         # a truth value the evaluator computes: checked as that it holds, `P ↔ True`
         core = S.BinOp("↔", core, S.Const("True", written="True"))
     if not (isinstance(core, S.BinOp) and core.op in STATED):

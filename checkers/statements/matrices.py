@@ -26,15 +26,28 @@ from __future__ import annotations
 import dataclasses
 
 from checkers.language.errors import NotSupported
-from checkers.language.types import INT_NAMES, NAT_NAMES, REAL_NAMES, const_name, head_and_args
+from checkers.language.types import head_and_args
 from checkers.library.mathlib_linear_algebra import MATRIX_FUNCTIONS
+from checkers.statements.matrix_kinds import (
+    MATRIX,
+    NUM,
+    SCALAR,
+    VECTOR,
+    applied,
+    arrays,
+    combined,
+    is_matrix_type,
+    is_type_of_values,
+    is_zero,
+    kind_of_type,
+    tabulated,
+    typed_lambda,
+)
 from theorem_index.lean import print_term
 from theorem_index.lean import syntax as S
 
 __all__ = ["elaborate_matrices"]
 
-MATRIX, VECTOR, SCALAR, NUM = "matrix", "vector", "scalar", "num"
-_SCALARS = REAL_NAMES | INT_NAMES | NAT_NAMES
 # field notation on a matrix: `A.det` is `Matrix.det A` (the matrix its first argument)
 _FIELDS = {
     "det": "Matrix.det",
@@ -85,61 +98,12 @@ _ARGUMENTS = {
 }
 
 
-def _tabulated(t: S.Term, want: str = MATRIX) -> bool:
-    """A function of two indices (of one, for a vector) written out: `![![a, b], ![c, d]]`,
-    `fun (i : Fin m) (j : Fin n) => …` (typed binders: tabulated as an array)."""
-    while isinstance(t, S.Paren):
-        t = t.term
-    if isinstance(t, S.VecLit):
-        return want == VECTOR or all(isinstance(u, S.VecLit) for u in t.items)
-    if isinstance(t, S.Lam):
-        return all(b.type is not None for b in t.binders)
-    return False
-
-
 def _c(name: str) -> S.Const:
     return S.Const(name, written=name)
 
 
 def _app(name: str, *args: S.Term) -> S.App:
     return S.App(_c(name), tuple(args))
-
-
-def _is_matrix_type(t: S.Term | None) -> bool:
-    while isinstance(t, S.Paren):
-        t = t.term
-    if t is None:
-        return False
-    head, args = head_and_args(t)
-    return const_name(head) == "Matrix" and len(args) == 3
-
-
-def _arrays(t: S.Term) -> S.Term:
-    """`Matrix a b α` as `a → b → α`, wherever it occurs in a type."""
-    while isinstance(t, S.Paren):
-        t = t.term
-    if _is_matrix_type(t):
-        _, (a, b, alpha) = head_and_args(t)
-        return S.BinOp("→", a, S.BinOp("→", b, _arrays(alpha)))
-    if isinstance(t, S.BinOp) and t.op == "→":
-        return S.BinOp("→", _arrays(t.lhs), _arrays(t.rhs))
-    return t
-
-
-def _kind_of_type(t: S.Term | None) -> str | None:
-    while isinstance(t, S.Paren):
-        t = t.term
-    if t is None:
-        return None
-    if _is_matrix_type(t):
-        return MATRIX
-    if const_name(head_and_args(t)[0]) in _SCALARS:
-        return SCALAR
-    if isinstance(t, S.BinOp) and t.op == "→":
-        dom = const_name(head_and_args(t.lhs)[0])
-        if dom == "Fin" and _kind_of_type(t.rhs) == SCALAR:
-            return VECTOR
-    return None
 
 
 def _mentions_matrices(binders: tuple[S.Binder, ...], statement: S.Term) -> bool:
@@ -166,70 +130,22 @@ def elaborate_matrices(
     types = {n: b.type for b in binders if b.type is not None for n in b.names}
     e = _Elaborator(kinds, types)
     for b in binders:
-        k = _kind_of_type(b.type)
+        k = kind_of_type(b.type)
         if k is not None and b.kind != "inst":
             kinds.update(dict.fromkeys(b.names, k))
         if b.type is not None and b.kind != "inst":
-            ty = _arrays(b.type)
-            if not _is_type_of_values(b.type):  # a hypothesis: its proposition rewritten
+            ty = arrays(b.type)
+            if not is_type_of_values(b.type):  # a hypothesis: its proposition rewritten
                 ty = e.term(b.type)[0]
             b = dataclasses.replace(b, type=ty)
         out.append(b)
     return tuple(out), e.term(statement)[0]
 
 
-def _is_type_of_values(t: S.Term) -> bool:
-    return (
-        _kind_of_type(t) is not None
-        or isinstance(t, S.Sort)
-        or (isinstance(t, S.BinOp) and t.op == "→")
-        or const_name(head_and_args(t)[0]) == "Fin"
-    )
-
-
 class _Elaborator:
     def __init__(self, kinds: dict[str, str], types: dict[str, S.Term] | None = None) -> None:
         self.kinds = kinds
         self.types = types or {}
-
-    def typed_lambda(self, t: S.Term) -> S.Term:
-        """`fun i => M i i` with M a matrix (or vector) binder: its binder typed as the index
-        type it is used at (`fun (i : n) => …`), so that it is tabulated; else `t`."""
-        lam = t
-        while isinstance(lam, S.Paren):
-            lam = lam.term
-        if not isinstance(lam, S.Lam) or all(b.type is not None for b in lam.binders):
-            return t
-        binders = []
-        for b in lam.binders:
-            ty = b.type
-            if ty is None and len(b.names) == 1 and b.pattern is None:
-                ty = self._index_type(b.names[0], lam.body)
-            if ty is None:
-                return t
-            binders.append(dataclasses.replace(b, type=ty))
-        return S.Paren(dataclasses.replace(lam, binders=tuple(binders)))
-
-    def _index_type(self, name: str, body: S.Term) -> S.Term | None:
-        """The index type at which `name` indexes a matrix or vector binder in `body`."""
-        for u in S.subterms(body):
-            if not (isinstance(u, S.App) and isinstance(u.fn, S.Var)):
-                continue
-            ty = self.types.get(u.fn.name)
-            while isinstance(ty, S.Paren):
-                ty = ty.term
-            if ty is None:
-                continue
-            if _is_matrix_type(ty):
-                domains = list(head_and_args(ty)[1][:2])
-            elif isinstance(ty, S.BinOp) and ty.op == "→":
-                domains = [ty.lhs]
-            else:
-                continue
-            for arg, dom in zip(u.args, domains, strict=False):
-                if isinstance(arg, S.Var) and arg.name == name:
-                    return dom
-        return None
 
     def refuse(self, t: S.Term, why: str) -> NotSupported:
         return NotSupported(f"{why} in `{print_term(t)}`: its matrix reading is not decided")
@@ -267,9 +183,9 @@ class _Elaborator:
 
     def typed(self, t: S.Typed) -> tuple[S.Term, str | None]:
         inner, k = self.term(t.term)
-        if _is_matrix_type(t.type):
+        if is_matrix_type(t.type):
             _, (a, b, alpha) = head_and_args(t.type)
-            if k == NUM and _is_zero(inner):  # `(0 : Matrix m n α)`: every entry 0
+            if k == NUM and is_zero(inner):  # `(0 : Matrix m n α)`: every entry 0
                 rows = S.Binder("plain", ("_",), a)
                 cols = S.Binder("plain", ("_",), b)
                 return S.Paren(S.Lam((rows, cols), S.Typed(inner, alpha))), MATRIX
@@ -279,10 +195,10 @@ class _Elaborator:
             if k != MATRIX:
                 raise self.refuse(t, "a value ascribed a matrix type")
             return inner, MATRIX
-        return S.Typed(inner, t.type), _kind_of_type(t.type) or k
+        return S.Typed(inner, t.type), kind_of_type(t.type) or k
 
     def app(self, t: S.App) -> tuple[S.Term, str | None]:
-        args = [self.term(self.typed_lambda(a)) for a in t.args]
+        args = [self.term(typed_lambda(a, self.types)) for a in t.args]
         terms = tuple(a for a, _ in args)
         fn = t.fn
         while isinstance(fn, S.Paren):
@@ -292,22 +208,22 @@ class _Elaborator:
         head, k = self.term(t.fn)
         if isinstance(fn, S.Const) and fn.name == "star" and args and args[0][1] == MATRIX:
             # a matrix's star is its conjugate transpose (Mathlib's `Matrix.instStar`)
-            return _app("Matrix.conjTranspose", *terms), _applied(MATRIX, len(terms) - 1)
+            return _app("Matrix.conjTranspose", *terms), applied(MATRIX, len(terms) - 1)
         if isinstance(fn, S.Const) and fn.name in MATRIX_FUNCTIONS:
             for (arg, kind), want in zip(args, _ARGUMENTS.get(fn.name, ()), strict=False):
-                if kind != want and not (want in (MATRIX, VECTOR) and _tabulated(arg, want)):
+                if kind != want and not (want in (MATRIX, VECTOR) and tabulated(arg, want)):
                     raise self.refuse(t, f"an argument of {fn.name} not typed as a {want}")
             arity = _ARITY.get(fn.name, 1)
             k = MATRIX_FUNCTIONS[fn.name] if len(terms) >= arity else None
-            return S.App(head, terms), _applied(k, len(terms) - arity)
-        return S.App(head, terms), _applied(k, len(terms)) if k in (MATRIX, VECTOR) else None
+            return S.App(head, terms), applied(k, len(terms) - arity)
+        return S.App(head, terms), applied(k, len(terms)) if k in (MATRIX, VECTOR) else None
 
     def proj(self, t: S.Proj, args: tuple[S.Term, ...]) -> tuple[S.Term, str | None]:
         inner, k = self.term(t.term)
         if k == MATRIX and t.field in _FIELDS:
             name = _FIELDS[t.field]
             arity = _ARITY.get(name, 1)
-            return S.App(_c(name), (inner, *args)), _applied(
+            return S.App(_c(name), (inner, *args)), applied(
                 MATRIX_FUNCTIONS[name], len(args) + 1 - arity
             )
         if k == MATRIX and t.field in _PREDICATES and not args:
@@ -338,7 +254,7 @@ class _Elaborator:
                 # `vecMulVec w v * A`: a value computed from matrices whose type the rewrite
                 # does not know might be a matrix, whose product is not entrywise
                 raise self.refuse(t, f"an operand of {op} computed from matrices")
-            return S.BinOp(op, lhs, rhs), _combined(a, b, op)
+            return S.BinOp(op, lhs, rhs), combined(a, b, op)
         if op == "*":
             if a == MATRIX and b == MATRIX:
                 return _app("Matrix.mul", lhs, rhs), MATRIX
@@ -352,9 +268,9 @@ class _Elaborator:
                 return _app("Matrix.pow", lhs, rhs), MATRIX
             raise self.refuse(t, "a power of a matrix")
         if op in ("+", "-", "=", "≠"):  # 0 is the zero matrix, entrywise, of any shape
-            if a == NUM and not _is_zero(lhs):
+            if a == NUM and not is_zero(lhs):
                 lhs = _app("Matrix.scalarOf", rhs, lhs)
-            elif b == NUM and not _is_zero(rhs):
+            elif b == NUM and not is_zero(rhs):
                 rhs = _app("Matrix.scalarOf", lhs, rhs)
             return S.BinOp(op, lhs, rhs), (MATRIX if op in ("+", "-") else None)
         if op == "•":
@@ -382,30 +298,3 @@ class _Elaborator:
         if t.op == "⁻¹" and k is None and self._near_matrices(t):
             raise self.refuse(t, "an inverse of a value not typed")
         return S.Postfix(t.op, arg), k
-
-
-def _is_zero(t: S.Term) -> bool:
-    while isinstance(t, S.Paren):
-        t = t.term
-    return isinstance(t, S.Num) and int(t.text, 0) == 0
-
-
-def _applied(kind: str | None, extra: int) -> str | None:
-    """The kind of a matrix or vector applied to `extra` more indices."""
-    if extra <= 0:
-        return kind
-    if kind == MATRIX:
-        return VECTOR if extra == 1 else SCALAR if extra == 2 else None
-    if kind == VECTOR:
-        return SCALAR if extra == 1 else None
-    return None
-
-
-def _combined(a: str | None, b: str | None, op: str) -> str | None:
-    if op in ("=", "≠", "<", "≤", ">", "≥", "∧", "∨", "→", "↔"):
-        return None
-    if VECTOR in (a, b):
-        return VECTOR
-    if a in (SCALAR, NUM) and b in (SCALAR, NUM):
-        return SCALAR if SCALAR in (a, b) else NUM
-    return None
